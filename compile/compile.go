@@ -1,0 +1,201 @@
+package compile
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// Error is a mask that does not compile (SPEC M2 to M4).
+type Error struct {
+	Offset  int64  // offset in the mask of the byte at fault
+	Pointer string // JSON Pointer (RFC 6901) of the member at fault, "" for the mask as a whole
+	Msg     string // the whole message, without the "jsonmask: " prefix
+	Err     error  // the underlying *tokenizer.Error for a mask that is not valid JSON
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+// member is a key of a mask object as read, before the tries are built.
+type member struct {
+	key    string
+	node   int32 // Keep or a child node
+	offset int64 // offset of the key in the mask
+}
+
+// Compile reads mask, a JSON object (SPEC M1), and builds its Program.
+// maxDepth bounds the mask's nesting like a document's (0: the default).
+func Compile(mask []byte, maxDepth int) (*Program, error) {
+	var sc tokenizer.Scanner
+	sc.Reset(maxDepth)
+	tok, i, err := sc.Next(mask, 0)
+	switch {
+	case err != nil:
+		return nil, syntaxError(err)
+	case tok.Kind == tokenizer.None:
+		return nil, syntaxError(sc.End(len(mask)))
+	case tok.Kind != tokenizer.ObjectStart:
+		return nil, &Error{Offset: int64(tok.Start), Msg: "invalid mask: a mask must be a JSON object, got " + describe(tok.Kind) + " at offset " + strconv.Itoa(tok.Start)}
+	}
+
+	var (
+		members [][]member // per node, its members in mask order
+		paths   []string   // per node, its JSON Pointer
+		open    []int32    // the nodes whose objects are open, innermost last
+		scratch []byte
+	)
+	members, paths, open = append(members, nil), append(paths, ""), append(open, 0)
+	for len(open) > 0 {
+		if tok, i, err = sc.Next(mask, i); err != nil {
+			return nil, syntaxError(err)
+		}
+		cur := open[len(open)-1]
+		switch tok.Kind {
+		case tokenizer.None:
+			return nil, syntaxError(sc.End(len(mask)))
+		case tokenizer.ObjectEnd:
+			open = open[:len(open)-1]
+			continue
+		}
+		// A key (the scanner allows nothing else here), then its value.
+		raw := mask[tok.Start+1 : tok.End-1]
+		key := string(raw)
+		if tok.Escaped {
+			scratch = tokenizer.AppendUnescaped(scratch[:0], raw)
+			key = string(scratch)
+		}
+		m := member{key: key, node: Keep, offset: int64(tok.Start)}
+		ptr := paths[cur] + "/" + escapePointer(key)
+		val, j, err := sc.Next(mask, i)
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		i = j
+		switch val.Kind {
+		case tokenizer.True:
+		case tokenizer.ObjectStart:
+			m.node = int32(len(members))
+			members, paths, open = append(members, nil), append(paths, ptr), append(open, m.node)
+		case tokenizer.None:
+			return nil, syntaxError(sc.End(len(mask)))
+		default:
+			got := describe(val.Kind)
+			if val.Kind == tokenizer.False || val.Kind == tokenizer.Null {
+				got = string(mask[val.Start:val.End])
+			}
+			return nil, &Error{Offset: int64(val.Start), Pointer: ptr,
+				Msg: "mask member " + strconv.Quote(ptr) + " must be true or an object, got " + got}
+		}
+		members[cur] = append(members[cur], m)
+	}
+	if _, i, err = sc.Peek(mask, i); err != nil {
+		return nil, syntaxError(err)
+	}
+	return build(members, paths)
+}
+
+func syntaxError(err error) error {
+	te := err.(*tokenizer.Error)
+	return &Error{Offset: te.Offset, Msg: "invalid mask: " + te.Error(), Err: err}
+}
+
+func describe(k tokenizer.Kind) string {
+	switch k {
+	case tokenizer.ArrayStart:
+		return "an array"
+	case tokenizer.String:
+		return "a string"
+	case tokenizer.Number:
+		return "a number"
+	case tokenizer.True:
+		return "true"
+	case tokenizer.False:
+		return "false"
+	}
+	return "null"
+}
+
+// escapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
+func escapePointer(key string) string {
+	if !strings.ContainsAny(key, "~/") {
+		return key
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+}
+
+// EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
+func EscapePointer(key string) string { return escapePointer(key) }
+
+// build sorts each node's keys, rejects duplicates (SPEC M4) and builds one
+// radix trie per node, iteratively: no recursion on the mask's shape.
+func build(members [][]member, paths []string) (*Program, error) {
+	p := &Program{roots: make([]int32, len(members))}
+	type group struct {
+		lo, hi, pos int
+		state       int32
+	}
+	var stack []group
+	for n, ms := range members {
+		sorted := slices.Clone(ms)
+		slices.SortStableFunc(sorted, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		for j := 1; j < len(sorted); j++ {
+			if sorted[j].key == sorted[j-1].key {
+				dup := sorted[j]
+				if sorted[j-1].offset > dup.offset {
+					dup = sorted[j-1]
+				}
+				ptr := paths[n] + "/" + escapePointer(dup.key)
+				return nil, &Error{Offset: dup.offset, Pointer: ptr,
+					Msg: "mask member " + strconv.Quote(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
+			}
+		}
+		base := int32(len(p.entries))
+		for _, m := range sorted {
+			p.entries = append(p.entries, Entry{Key: m.key, Node: m.node})
+			p.maxKey = max(p.maxKey, len(m.key))
+		}
+		p.roots[n] = p.newState()
+		if len(sorted) == 0 {
+			continue
+		}
+		stack = append(stack[:0], group{0, len(sorted), 0, p.roots[n]})
+		for len(stack) > 0 {
+			g := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			first, last := sorted[g.lo].key, sorted[g.hi-1].key
+			l := g.pos
+			for l < len(first) && l < len(last) && first[l] == last[l] {
+				l++
+			}
+			st := &p.states[g.state]
+			st.label = first[g.pos:l]
+			lo := g.lo
+			if len(first) == l {
+				st.accept = base + int32(lo)
+				lo++
+			}
+			st.lo = int32(len(p.edges))
+			for j := lo; j < g.hi; {
+				b := sorted[j].key[l]
+				k := j + 1
+				for k < g.hi && sorted[k].key[l] == b {
+					k++
+				}
+				child := p.newState()
+				p.edges, p.targets = append(p.edges, b), append(p.targets, child)
+				stack = append(stack, group{j, k, l + 1, child})
+				j = k
+			}
+			p.states[g.state].hi = int32(len(p.edges))
+		}
+	}
+	return p, nil
+}
+
+func (p *Program) newState() int32 {
+	p.states = append(p.states, state{accept: NoEntry})
+	return int32(len(p.states) - 1)
+}

@@ -1,0 +1,3 @@
+module github.com/jsonmask/jsonmask
+
+go 1.25

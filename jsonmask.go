@@ -1,0 +1,88 @@
+package jsonmask
+
+import (
+	"sync"
+
+	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/stream"
+)
+
+// Mask is a compiled response_mask. It is immutable and safe for concurrent
+// use by any number of goroutines (SPEC M7): compile it once, use it for every
+// response.
+type Mask struct {
+	prog *compile.Program
+	cfg  stream.Config
+	buf  int // streaming window size
+}
+
+// Compile compiles a mask: a JSON object whose members are true (keep the
+// field) or nested mask objects (recurse), e.g.
+//
+//	{"id": true, "user": {"name": true}}
+//
+// A mask that is not such an object fails with a *MaskError that says where
+// (SPEC section 1). An option given a bad argument fails with its own error.
+func Compile(mask []byte, opts ...Option) (*Mask, error) {
+	var c config
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.maxDepth == 0 {
+		c.maxDepth = DefaultMaxDepth
+	}
+	if c.bufferSize == 0 {
+		c.bufferSize = DefaultBufferSize
+	}
+	prog, err := compile.Compile(mask, c.maxDepth)
+	if err != nil {
+		return nil, convertMask(err)
+	}
+	return &Mask{prog: prog, buf: c.bufferSize, cfg: stream.Config{
+		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted,
+		NDJSON: c.ndjson, MaxDepth: c.maxDepth,
+	}}, nil
+}
+
+// MustCompile is like Compile but panics if the mask does not compile. It is
+// meant for masks written in the program's source, in package-level variables.
+func MustCompile(mask string, opts ...Option) *Mask {
+	m, err := Compile([]byte(mask), opts...)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+var machines = sync.Pool{New: func() any { return new(stream.Machine) }}
+
+func (m *Mask) machine() *stream.Machine {
+	mc := machines.Get().(*stream.Machine)
+	mc.Reset(m.prog, m.cfg)
+	return mc
+}
+
+func release(mc *stream.Machine) {
+	if mc.Small() {
+		mc.Reset(nil, stream.Config{}) // hold no Program, no caller's bytes
+		machines.Put(mc)
+	}
+}
+
+// Append masks src, a whole response body, and appends the result to dst.
+// A JSON object is masked; any other body is appended as it is (SPEC B3).
+// When dst has room for the result Append allocates nothing.
+//
+// On error, a *SyntaxError, the bytes appended to dst are not to be used.
+// dst and src must not overlap.
+func (m *Mask) Append(dst, src []byte) ([]byte, error) {
+	mc := m.machine()
+	dst, err := mc.Append(dst, src)
+	release(mc)
+	if err != nil {
+		return dst, convert(err)
+	}
+	return dst, nil
+}

@@ -1,0 +1,84 @@
+package jsonmask
+
+import (
+	"errors"
+	"strconv"
+)
+
+// config is what the options set; its zero value is the default.
+type config struct {
+	arrays, dropMismatched, trusted, ndjson bool
+	maxDepth                                int
+	bufferSize                              int
+}
+
+// DefaultBufferSize is the size of the window that streaming reads and masks
+// at a time, unless WithBufferSize says otherwise.
+const DefaultBufferSize = 32 << 10
+
+// DefaultMaxDepth is the nesting limit unless WithMaxDepth says otherwise:
+// that of encoding/json.
+const DefaultMaxDepth = 10000
+
+// An Option changes how a Mask masks. Options apply in order: a later one
+// overrides an earlier one. An option given a bad argument makes Compile fail.
+type Option func(*config) error
+
+// WithArrays, when on, masks a body whose root is an array too, by applying
+// the mask to each element (SPEC B4), and validates it like an object body.
+// Default: off; such bodies pass through untouched, like every body that is not
+// an object.
+func WithArrays(on bool) Option {
+	return func(c *config) error { c.arrays = on; return nil }
+}
+
+// WithDropMismatched, when on, drops a member whose mask entry is a nested mask
+// but whose value is a scalar, and the scalar elements of arrays under a nested
+// mask (SPEC A6), for masks used to stop data from leaking. Default: off; such
+// scalars are kept as they are (SPEC A4).
+func WithDropMismatched(on bool) Option {
+	return func(c *config) error { c.dropMismatched = on; return nil }
+}
+
+// WithTrustedInput, when on, skips dropped values checking only string quoting
+// and bracket nesting (SPEC V4): faster, for inputs known to be valid JSON.
+// Kept values are still copied correctly and, for valid input, the output is
+// the same as without the option. Default: off; everything is validated.
+func WithTrustedInput(on bool) Option {
+	return func(c *config) error { c.trusted = on; return nil }
+}
+
+// WithMaxDepth sets the nesting limit (SPEC V2): a document, or a mask, that
+// nests deeper is rejected with an error that wraps ErrMaxDepth, whether the
+// deep part is kept or dropped. n must be at least 1. Default:
+// DefaultMaxDepth. Memory grows by a few bytes per level actually used.
+func WithMaxDepth(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return errors.New("jsonmask: WithMaxDepth: depth must be at least 1, got " + strconv.Itoa(n))
+		}
+		c.maxDepth = n
+		return nil
+	}
+}
+
+// WithBufferSize sets the size of the window that Copy, NewReader and
+// NewWriter read and mask at a time; it bounds their memory (SPEC S2). n must
+// be at least 1. Default: DefaultBufferSize. Append is not affected.
+func WithBufferSize(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return errors.New("jsonmask: WithBufferSize: size must be at least 1, got " + strconv.Itoa(n))
+		}
+		c.bufferSize = n
+		return nil
+	}
+}
+
+// WithNDJSON, when on, treats the input as newline-delimited JSON (SPEC S3):
+// every line is a document, classified and masked on its own, and every output
+// line ends with "\n". An error names its line and stops the stream. Default:
+// off; the input is one document.
+func WithNDJSON(on bool) Option {
+	return func(c *config) error { c.ndjson = on; return nil }
+}

@@ -1,0 +1,16 @@
+// Package stream is the masking machine: it drives the tokenizer with a
+// compiled Program over a document given whole or a window at a time, and
+// writes the masked output (SPEC sections 2 to 6).
+//
+// A [Machine] classifies the body (SPEC B1), passes through what it does not
+// mask (B3), and masks objects (and, with Config.Arrays, arrays) level by
+// level on an explicit stack of frames, so that no input can deepen the Go
+// stack (V2). Values that the mask keeps whole are copied by the tokenizer
+// in runs; values it drops are skipped, validated unless Config.Trusted.
+//
+// The same code serves the in-memory case ([Machine.Append]) and streaming
+// ([Machine.Write], [Machine.Close]): when a window ends inside a token, the
+// tokenizer keeps its state and the machine keeps the little it needs (a key
+// that may still match, at most 6 bytes per byte of the mask's longest key).
+// [Copier] and the front ends in this package feed it from an io.Reader.
+package stream

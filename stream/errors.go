@@ -1,0 +1,68 @@
+package stream
+
+import (
+	"strconv"
+
+	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// Error is a rejected input: where, in which member, and what.
+type Error struct {
+	Offset  int64  // offset in the input of the byte at fault
+	Pointer string // JSON Pointer of the enclosing member, as far as the machine knows it
+	Line    int64  // NDJSON: the line, from 1; otherwise 0
+	Msg     string // what went wrong
+	Err     error  // tokenizer.ErrMaxDepth, or nil
+}
+
+func (e *Error) Error() string {
+	s := "jsonmask: "
+	if e.Line > 0 {
+		s += "line " + strconv.FormatInt(e.Line, 10) + ": "
+	}
+	s += e.Msg + " at offset " + strconv.FormatInt(e.Offset, 10)
+	if e.Pointer != "" {
+		s += " (" + e.Pointer + ")"
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail turns a tokenizer error into an *Error that names the member being
+// read, and makes it sticky. A nil err passes through.
+func (m *Machine) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	te := err.(*tokenizer.Error)
+	e := &Error{Offset: te.Offset, Msg: te.Msg, Err: te.Err, Pointer: m.pointer()}
+	if m.cfg.NDJSON {
+		e.Line = m.line
+	}
+	m.err = e
+	return e
+}
+
+// pointer builds, only when an error happens, the JSON Pointer of the member
+// or element being read at the masked levels. A dropped member is named when
+// its key is short enough to have been kept (keyCap).
+func (m *Machine) pointer() string {
+	var b []byte
+	for n, f := range m.frames {
+		switch {
+		case f.array:
+			if f.index >= 0 {
+				b = strconv.AppendInt(append(b, '/'), int64(f.index), 10)
+			}
+		case !f.member:
+		case f.entry != compile.NoEntry:
+			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)
+		case n == len(m.frames)-1 && len(m.key) >= 2 && !m.keyOver && m.op != opKey:
+			key := tokenizer.AppendUnescaped(nil, m.key[1:len(m.key)-1])
+			b = append(append(b, '/'), compile.EscapePointer(string(key))...)
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,262 @@
+package stream
+
+import (
+	"io"
+
+	"github.com/jsonmask/jsonmask/compile"
+)
+
+// Stream is a Machine with the two buffers it needs to mask from an
+// io.Reader or into an io.Writer in memory bounded by the window size
+// (SPEC S2): an input window, and the output of one window, which is at most
+// the window plus the bytes of one key that may match plus a few.
+type Stream struct {
+	M   Machine
+	in  []byte
+	out []byte
+}
+
+// Reset prepares s to mask with prog and cfg through windows of size bytes.
+func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
+	s.M.Reset(prog, cfg)
+	if cap(s.in) < size {
+		s.in = make([]byte, size)
+	}
+	s.in = s.in[:size]
+	if cap(s.out) < size {
+		s.out = make([]byte, 0, size+size/8+512)
+	}
+	s.out = s.out[:0]
+}
+
+// Small reports whether s is small enough to keep in a pool.
+func (s *Stream) Small() bool {
+	return cap(s.in) <= pooledCap && cap(s.out) <= 2*pooledCap && s.M.Small()
+}
+
+// Copy masks what r yields into w until r reports io.EOF, and returns the
+// number of bytes written. An error of r or w is returned as it is; after a
+// read error nothing more is written.
+func (s *Stream) Copy(w io.Writer, r io.Reader) (int64, error) {
+	var written int64
+	for {
+		n, rerr := r.Read(s.in)
+		if n > 0 {
+			var err error
+			if written, err = s.feed(w, s.in[:n], written); err != nil {
+				return written, err
+			}
+		}
+		if rerr == io.EOF {
+			return s.close(w, written)
+		}
+		if rerr != nil {
+			return written, rerr
+		}
+	}
+}
+
+// feed masks p and writes the output, window by window.
+func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
+	for len(p) > 0 {
+		out, n, err := s.M.Write(s.out[:0], p[:min(len(p), len(s.in))])
+		s.out = out[:0]
+		if len(out) > 0 {
+			k, werr := w.Write(out)
+			if written += int64(k); werr != nil {
+				return written, werr
+			}
+		}
+		if err != nil {
+			return written, err
+		}
+		p = p[n:]
+	}
+	return written, nil
+}
+
+// close ends the input and writes the rest of the output.
+func (s *Stream) close(w io.Writer, written int64) (int64, error) {
+	for {
+		out, done, err := s.M.Close(s.out[:0])
+		s.out = out[:0]
+		if len(out) > 0 {
+			k, werr := w.Write(out)
+			if written += int64(k); werr != nil {
+				return written, werr
+			}
+		}
+		if done || err != nil {
+			return written, err
+		}
+	}
+}
+
+// Reader masks what an io.Reader yields as it is read (pull style).
+type Reader struct {
+	s    *Stream
+	r    io.Reader
+	buf  []byte // output not yet read
+	pos  int
+	pend []byte // input read but not yet masked
+	rerr error  // the input's error, reported once pend is masked
+	err  error  // what Read returns once buf is drained
+	done func(*Stream)
+}
+
+// NewReader returns a Reader that masks r through s; done, if not nil, gets s
+// back when the Reader has reached the end or an error and needs it no more.
+func NewReader(s *Stream, r io.Reader, done func(*Stream)) *Reader {
+	return &Reader{s: s, r: r, done: done}
+}
+
+// Read reads masked output. It returns io.EOF after the masked document is
+// complete, or the error that stopped it: a masking error, or r's own error
+// unchanged.
+func (rd *Reader) Read(p []byte) (int, error) {
+	for rd.pos == len(rd.buf) {
+		if rd.err != nil {
+			if rd.done != nil {
+				rd.buf = nil
+				rd.done(rd.s)
+				rd.done = nil
+			}
+			return 0, rd.err
+		}
+		rd.fill()
+	}
+	n := copy(p, rd.buf[rd.pos:])
+	rd.pos += n
+	return n, nil
+}
+
+func (rd *Reader) fill() {
+	s := rd.s
+	rd.buf, rd.pos = s.out[:0], 0
+	switch {
+	case len(rd.pend) > 0:
+		out, n, err := s.M.Write(rd.buf, rd.pend)
+		rd.buf, rd.pend = out, rd.pend[n:]
+		if err != nil {
+			rd.finish(err)
+		}
+	case rd.rerr == io.EOF:
+		out, done, err := s.M.Close(rd.buf)
+		if rd.buf = out; done || err != nil {
+			rd.finish(err)
+		}
+	case rd.rerr != nil:
+		rd.finish(rd.rerr)
+	default:
+		n, err := rd.r.Read(s.in)
+		rd.pend, rd.rerr = s.in[:n], err
+	}
+	s.out = rd.buf[:0]
+}
+
+// finish records the error that ends the stream, io.EOF for a clean end.
+// Read returns it, and lets the Stream go, once buf is drained.
+func (rd *Reader) finish(err error) {
+	if err == nil {
+		err = io.EOF
+	}
+	rd.err = err
+}
+
+// Writer masks what is written to it into an io.Writer (push style).
+type Writer struct {
+	s    *Stream
+	w    io.Writer
+	err  error
+	done func(*Stream)
+}
+
+// NewWriter returns a Writer that masks into w through s; done, if not nil,
+// gets s back when the Writer is closed or failed.
+func NewWriter(s *Stream, w io.Writer, done func(*Stream)) *Writer {
+	return &Writer{s: s, w: w, done: done}
+}
+
+// Write masks p. Output is held up to the window size and then written to
+// the underlying writer; Flush writes it at once.
+func (wr *Writer) Write(p []byte) (int, error) {
+	if wr.err != nil {
+		return 0, wr.err
+	}
+	s, total := wr.s, 0
+	for len(p) > 0 {
+		out, n, err := s.M.Write(s.out, p[:min(len(p), len(s.in))])
+		s.out = out
+		if err != nil {
+			wr.fail(err)
+			return total, err
+		}
+		total += n
+		p = p[n:]
+		if len(s.out) >= len(s.in) {
+			if err := wr.Flush(); err != nil {
+				return total, err
+			}
+		}
+	}
+	return total, nil
+}
+
+// Flush writes the output held so far to the underlying writer.
+func (wr *Writer) Flush() error {
+	if wr.err != nil {
+		return wr.err
+	}
+	if len(wr.s.out) == 0 {
+		return nil
+	}
+	_, err := wr.w.Write(wr.s.out)
+	wr.s.out = wr.s.out[:0]
+	if err != nil {
+		wr.fail(err)
+	}
+	return err
+}
+
+// Close ends the input, writes the rest of the output and reports a document
+// cut short (SPEC S1: the same error as for the whole input in memory). It
+// does not close the underlying writer.
+func (wr *Writer) Close() error {
+	if wr.err != nil {
+		return wr.err
+	}
+	s := wr.s
+	for {
+		out, done, err := s.M.Close(s.out)
+		s.out = out
+		if err != nil {
+			wr.fail(err)
+			return err
+		}
+		if done {
+			break
+		}
+		if err := wr.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := wr.Flush(); err != nil {
+		return err
+	}
+	wr.fail(errClosed)
+	return nil
+}
+
+var errClosed = errorString("jsonmask: write to a closed Writer")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func (wr *Writer) fail(err error) {
+	wr.err = err
+	if wr.done != nil {
+		wr.done(wr.s)
+		wr.done = nil
+	}
+}

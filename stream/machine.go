@@ -1,0 +1,268 @@
+package stream
+
+import (
+	"bytes"
+
+	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// Config says how a Machine masks.
+type Config struct {
+	Arrays         bool // SPEC B4: mask a body whose root is an array
+	DropMismatched bool // SPEC A6: drop scalars met by a nested mask
+	Trusted        bool // SPEC V4: skip dropped values checking only quoting and nesting
+	NDJSON         bool // SPEC S3: one document per line
+	MaxDepth       int  // SPEC V2: nesting limit, 0 for tokenizer.DefaultMaxDepth
+}
+
+// Phases of a document.
+const (
+	phLead  = iota // before the first byte that is not whitespace (SPEC B1)
+	phMask         // inside the masked root
+	phTrail        // after the masked root: only whitespace may follow
+	phReplay       // a body that is not masked: its recorded lead goes out first
+	phPass         // a body that is not masked: copied as is (SPEC B3)
+)
+
+// What the machine does next at the masked levels.
+const (
+	opToken = iota // read the next key, element or closing bracket of the innermost frame
+	opKey          // go on with a key that crossed the end of a window
+	opValue        // a key was read: decide about its value
+	opSkip         // drop a value
+	opCopy         // keep a value
+)
+
+// frame is one open object or array at a masked level.
+type frame struct {
+	node   int32 // the mask node that applies
+	array  bool
+	wrote  bool  // a member or element has been written: the next one needs a comma
+	member bool  // object: a key has been read
+	entry  int32 // object: the current member's entry, or compile.NoEntry
+	index  int   // array: index of the current element, -1 before the first
+}
+
+// Machine masks one document, or one NDJSON stream, at a time. It is not
+// safe for concurrent use; reuse it with Reset.
+type Machine struct {
+	prog *compile.Program
+	cfg  Config
+	sc   tokenizer.Scanner
+	err  error // sticky: once a document is rejected, every call returns it
+
+	off      int64 // offset in the input of the current window's first byte
+	line     int64 // NDJSON: number of the current line, from 1
+	lineUsed bool  // NDJSON: the current line has bytes
+
+	phase  uint8
+	op     uint8
+	frames []frame
+
+	// The current member's key, raw and with its quotes: what is written
+	// when the member is kept, and what names it in an error. It aliases the
+	// window while one is being read and keyBuf across windows.
+	key      []byte
+	keyInSrc bool
+	keyOver  bool // the key grew past keyCap: it cannot match and is not kept
+	keyBuf   []byte
+	scratch  []byte // unescaped keys
+
+	lead lead
+}
+
+// Reset prepares m for a new input masked by prog with cfg.
+func (m *Machine) Reset(prog *compile.Program, cfg Config) {
+	*m = Machine{
+		prog: prog, cfg: cfg, line: 1,
+		frames: m.frames[:0], keyBuf: m.keyBuf[:0], scratch: m.scratch[:0],
+		lead: lead{runs: m.lead.runs[:0]},
+		sc:   m.sc,
+	}
+	m.resetDoc()
+}
+
+func (m *Machine) resetDoc() {
+	m.sc.Reset(m.cfg.MaxDepth)
+	m.phase, m.op = phLead, opToken
+	m.frames = m.frames[:0]
+	m.key, m.keyInSrc, m.keyOver = nil, false, false
+	m.lead.reset()
+	m.lineUsed = false
+}
+
+// Append masks src, a whole input, and appends the result to dst.
+func (m *Machine) Append(dst, src []byte) ([]byte, error) {
+	if !m.cfg.NDJSON {
+		dst, _, err := m.doc(dst, src, true)
+		return dst, err
+	}
+	for len(src) > 0 {
+		out, n, err := m.Write(dst, src)
+		if dst, src = out, src[n:]; err != nil {
+			return dst, err
+		}
+	}
+	for {
+		out, done, err := m.Close(dst)
+		if dst = out; done || err != nil {
+			return dst, err
+		}
+	}
+}
+
+// Write masks the next window of the input, src, and appends what it can
+// already write to dst. It returns how many bytes of src it consumed: all of
+// them, except when it has more to write than a window's worth (the replay of
+// a long lead, see lead.replay); then the caller hands the output on and
+// calls again with the rest of src. On error, the output appended before it is
+// a prefix of what a valid continuation would give (SPEC V5).
+func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
+	if m.err != nil {
+		return dst, 0, m.err
+	}
+	if !m.cfg.NDJSON {
+		dst, n, err := m.doc(dst, src, false)
+		return dst, max(n, 0), err
+	}
+	for done := 0; ; {
+		rest := src[done:]
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			dst, n, err := m.doc(dst, rest, false)
+			return dst, done + max(n, 0), err
+		}
+		dst, n, err := m.doc(dst, rest[:nl], true)
+		if err != nil || n < 0 {
+			return dst, done, err
+		}
+		dst = append(dst, '\n')
+		m.off++
+		m.line++
+		m.resetDoc()
+		done += nl + 1
+		if done == len(src) {
+			return dst, done, nil
+		}
+	}
+}
+
+// Close ends the input: it checks that the document is complete and appends
+// what remains to be written. When it returns done false, the caller hands the
+// output on and calls Close again.
+func (m *Machine) Close(dst []byte) (_ []byte, done bool, _ error) {
+	if m.err != nil {
+		return dst, true, m.err
+	}
+	if m.cfg.NDJSON && !m.lineUsed {
+		return dst, true, nil
+	}
+	dst, n, err := m.doc(dst, nil, true)
+	if n < 0 {
+		return dst, false, nil
+	}
+	if err == nil && m.cfg.NDJSON {
+		dst = append(dst, '\n')
+		m.lineUsed = false
+	}
+	return dst, true, err
+}
+
+// doc feeds src, the next bytes of the current document, to the machine;
+// final says they are its last. It returns the bytes consumed, or -1 when it
+// consumed nothing because it has more output to hand over first.
+func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
+	if len(src) > 0 {
+		m.lineUsed = true
+	}
+	i := 0
+	if m.phase == phLead {
+		var masked bool
+		if i, masked = m.lead.scan(src, m.cfg.Arrays); i == len(src) && !final {
+			m.lead.record(src)
+			m.off += int64(len(src))
+			return dst, len(src), nil
+		}
+		if masked {
+			m.phase = phMask
+			m.lead.reset()
+			var err error
+			if dst, i, err = m.start(dst, src, i); err != nil {
+				return dst, i, err
+			}
+		} else {
+			m.phase, i = phReplay, 0 // this window's lead was not recorded: it goes out with the rest
+		}
+	}
+	if m.phase == phReplay {
+		var more bool
+		if dst, more = m.lead.replay(dst); more {
+			return dst, -1, nil
+		}
+		m.phase = phPass
+	}
+	var err error
+	switch m.phase {
+	case phPass:
+		dst, i = append(dst, src[i:]...), len(src)
+	case phMask:
+		dst, i, err = m.mask(dst, src, i)
+	}
+	if err == nil && m.phase == phTrail {
+		m.sc.Base = m.off
+		_, i, err = m.sc.Peek(src, i)
+		err = m.fail(err)
+	}
+	if err == nil && final && m.phase == phMask {
+		m.sc.Base = m.off
+		err = m.fail(m.sc.End(len(src)))
+	}
+	if err != nil {
+		return dst, i, err
+	}
+	m.keepKey()
+	m.off += int64(len(src))
+	return dst, len(src), nil
+}
+
+// start opens the masked root at src[i].
+func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
+	m.sc.Base = m.off
+	tok, i, err := m.sc.Next(src, i)
+	if err != nil {
+		return dst, i, m.fail(err)
+	}
+	m.frames = append(m.frames, frame{node: 0, array: tok.Kind == tokenizer.ArrayStart, entry: compile.NoEntry, index: -1})
+	return append(dst, byte(tok.Kind)), i, nil
+}
+
+// keyCap bounds the bytes kept of a key across windows: enough for any key
+// that can match (6 raw bytes per unescaped byte, and the quotes), and for
+// naming short dropped keys in errors.
+func (m *Machine) keyCap() int { return max(256, 6*m.prog.MaxKeyLen()+2) }
+
+// keepKey copies the current key out of the window that is about to go away.
+func (m *Machine) keepKey() {
+	if !m.keyInSrc {
+		return
+	}
+	m.keyInSrc = false
+	if len(m.key) > m.keyCap() {
+		m.key = nil
+		return
+	}
+	m.keyBuf = append(m.keyBuf[:0], m.key...)
+	m.key = m.keyBuf
+}
+
+// pooledCap bounds what a pooled Machine keeps: one that grew past it for a
+// deep or odd document is left to the garbage collector.
+const pooledCap = 64 << 10
+
+// Small reports whether m's buffers are small enough to keep in a pool.
+func (m *Machine) Small() bool {
+	const frameSize = 24
+	return cap(m.frames)*frameSize <= pooledCap && cap(m.keyBuf) <= pooledCap &&
+		cap(m.scratch) <= pooledCap && cap(m.lead.runs)*16 <= pooledCap && m.sc.Small()
+}

@@ -1,0 +1,179 @@
+package stream
+
+import (
+	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// mask runs the masked levels over src from i until the window ends, the root
+// closes, or the input is rejected.
+func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
+	m.sc.Base = m.off
+	var (
+		err  error
+		done bool
+	)
+	for {
+		switch m.op {
+		case opToken:
+			f := &m.frames[len(m.frames)-1]
+			if f.array {
+				var k tokenizer.Kind
+				if k, i, err = m.sc.Peek(src, i); err != nil || k == tokenizer.None {
+					return dst, i, m.fail(err)
+				}
+				if k == tokenizer.ArrayEnd {
+					_, i, _ = m.sc.Next(src, i)
+					dst = append(dst, ']')
+					if m.pop() {
+						return dst, i, nil
+					}
+					continue
+				}
+				f.index++
+				if dst, i, err = m.value(dst, src, i, k, f.node, false); err != nil {
+					return dst, i, m.fail(err)
+				}
+				continue
+			}
+			var tok tokenizer.Token
+			if tok, i, err = m.sc.Next(src, i); err != nil || tok.Kind == tokenizer.None {
+				return dst, i, m.fail(err)
+			}
+			if tok.Kind == tokenizer.ObjectEnd {
+				dst = append(dst, '}')
+				if m.pop() {
+					return dst, i, nil
+				}
+				continue
+			}
+			f.member, f.entry = true, compile.NoEntry
+			m.keyOver = false
+			if tok.More {
+				m.keyBuf, m.keyInSrc = m.keyBuf[:0], false
+				m.addKeyPiece(src[tok.Start:tok.End])
+				m.op = opKey
+				continue
+			}
+			m.key, m.keyInSrc = src[tok.Start:tok.End], true
+			f.entry = m.lookup(f.node, m.key, tok.Escaped)
+			m.op = opValue
+		case opKey:
+			var tok tokenizer.Token
+			if tok, i, err = m.sc.Next(src, i); err != nil {
+				return dst, i, m.fail(err)
+			}
+			m.addKeyPiece(src[tok.Start:tok.End])
+			if tok.More {
+				return dst, i, nil
+			}
+			f := &m.frames[len(m.frames)-1]
+			if !m.keyOver {
+				f.entry = m.lookup(f.node, m.key, tok.Escaped)
+			}
+			m.op = opValue
+		case opValue:
+			var k tokenizer.Kind
+			if k, i, err = m.sc.Peek(src, i); err != nil || k == tokenizer.None {
+				return dst, i, m.fail(err)
+			}
+			e := m.frames[len(m.frames)-1].entry
+			if e == compile.NoEntry {
+				m.op = opSkip
+				continue
+			}
+			if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(e).Node, true); err != nil {
+				return dst, i, m.fail(err)
+			}
+		case opSkip:
+			if m.cfg.Trusted {
+				i, done, err = m.sc.SkipTrusted(src, i)
+			} else {
+				_, i, done, err = m.sc.Value(nil, src, i, false)
+			}
+			if !done {
+				return dst, i, m.fail(err)
+			}
+			m.op = opToken
+		case opCopy:
+			if dst, i, done, err = m.sc.Value(dst, src, i, true); !done {
+				return dst, i, m.fail(err)
+			}
+			m.op = opToken
+		}
+	}
+}
+
+// value decides about the value of kind k that starts at src[i]: a member's
+// value (member true, its key in m.key) or an array element, to which node
+// applies (compile.Keep: keep it whole). It writes what goes before the value
+// and the opening bracket of a masked container, and sets what comes next.
+func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, member bool) ([]byte, int, error) {
+	switch {
+	case node == compile.Keep:
+		m.op = opCopy
+	case k == tokenizer.ObjectStart || k == tokenizer.ArrayStart:
+		m.op = opToken
+	case m.cfg.DropMismatched:
+		m.op = opSkip // SPEC A6: a scalar where the mask expects an object
+		return dst, i, nil
+	default:
+		m.op = opCopy // SPEC A4: a scalar where the mask expects an object is kept
+	}
+	f := &m.frames[len(m.frames)-1]
+	if f.wrote {
+		dst = append(dst, ',')
+	}
+	f.wrote = true
+	if member {
+		dst = append(dst, m.key...)
+		dst = append(dst, ':')
+	}
+	if m.op == opToken {
+		var err error
+		if _, i, err = m.sc.Next(src, i); err != nil {
+			return dst, i, err
+		}
+		m.frames = append(m.frames, frame{node: node, array: k == tokenizer.ArrayStart, entry: compile.NoEntry, index: -1})
+		dst = append(dst, byte(k))
+	}
+	return dst, i, nil
+}
+
+// pop closes the innermost frame and reports whether it was the root.
+func (m *Machine) pop() bool {
+	m.frames = m.frames[:len(m.frames)-1]
+	if len(m.frames) > 0 {
+		return false
+	}
+	m.phase = phTrail
+	return true
+}
+
+// lookup returns the entry of the mask member that key (raw, with quotes)
+// names in node.
+func (m *Machine) lookup(node int32, key []byte, escaped bool) int32 {
+	body := key[1 : len(key)-1]
+	if !escaped {
+		return m.prog.Lookup(node, body)
+	}
+	if len(body) > 6*m.prog.MaxKeyLen() {
+		return compile.NoEntry
+	}
+	m.scratch = tokenizer.AppendUnescaped(m.scratch[:0], body)
+	return m.prog.Lookup(node, m.scratch)
+}
+
+// addKeyPiece adds a piece of a key that crosses windows to keyBuf, up to keyCap.
+func (m *Machine) addKeyPiece(p []byte) {
+	if m.keyOver {
+		return
+	}
+	if len(m.keyBuf)+len(p) > m.keyCap() {
+		m.keyOver = true
+		m.keyBuf, m.key = m.keyBuf[:0], nil
+		return
+	}
+	m.keyBuf = append(m.keyBuf, p...)
+	m.key = m.keyBuf
+}

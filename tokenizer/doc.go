@@ -1,0 +1,26 @@
+// Package tokenizer is jsonmask's one JSON reader: a zero-allocation, resumable
+// scanner over windows of bytes that reports byte offsets.
+//
+// A [Scanner] holds the whole grammar state of one JSON document (RFC 8259):
+// what may come next, the stack of open containers (one bit per level), and
+// the state of a token that crossed the end of the last window (inside a
+// string, an escape, a UTF-8 sequence, a number or a literal). Every method
+// takes the current window and an index into it, consumes what it can, and
+// returns the new index; when the window ends in the middle of something the
+// scanner remembers where it was and the next call, on the next window, goes on
+// from there. The in-memory case is the same code over a single window.
+//
+// Methods at the token level ([Scanner.Peek], [Scanner.Next]) serve the masked
+// levels of a document and the mask compiler; [Scanner.Value] and
+// [Scanner.SkipTrusted] consume a whole value in tight loops, copying it
+// without whitespace or dropping it.
+//
+// Validation follows RFC 8259 in full: structure, string escapes, raw control
+// characters, UTF-8 (RFC 3629: no overlong forms, no encoded surrogates, nothing
+// above U+10FFFF), number grammar and literals. Escaped lone surrogates such as
+// "\ud800" are grammatical and accepted. [Scanner.SkipTrusted] is the exception:
+// it checks only string quoting and bracket nesting.
+//
+// A Scanner is not safe for concurrent use; it is small and meant to be reused
+// after [Scanner.Reset].
+package tokenizer

@@ -1,0 +1,56 @@
+package tokenizer
+
+// The three literals, laid end to end; a literal in progress is a position in
+// this string and the position where its literal ends.
+const literals = "truefalsenull"
+
+func literalSpan(c byte) (begin, end uint8) {
+	switch c {
+	case 't':
+		return 0, 4
+	case 'f':
+		return 4, 9
+	default:
+		return 9, 13
+	}
+}
+
+// literal scans true, false or null from src[i], where s.lit is the position
+// in literals of the next byte expected. It returns the index after the
+// literal and true, or len(src) and false when the window ends inside it.
+func (s *Scanner) literal(src []byte, i int) (int, bool, error) {
+	for ; s.lit < s.litEnd; s.lit++ {
+		if i == len(src) {
+			return i, false, nil
+		}
+		if src[i] != literals[s.lit] {
+			b, e := s.litSpan()
+			return i, false, s.errChar(src, i, "in literal "+literals[b:e]+" (expecting "+QuoteChar(literals[s.lit])+")")
+		}
+		i++
+	}
+	return i, true, nil
+}
+
+// litSpan returns the bounds in literals of the literal in progress.
+func (s *Scanner) litSpan() (uint8, uint8) {
+	switch s.litEnd {
+	case 4:
+		return 0, 4
+	case 9:
+		return 4, 9
+	default:
+		return 9, 13
+	}
+}
+
+// startLiteral begins the literal at src[i], taking the common case of a
+// literal whole in the window in one comparison.
+func (s *Scanner) startLiteral(src []byte, i int) (int, bool, error) {
+	b, e := literalSpan(src[i])
+	if n := int(e - b); i+n <= len(src) && string(src[i:i+n]) == literals[b:e] {
+		return i + n, true, nil
+	}
+	s.lit, s.litEnd = b+1, e
+	return s.literal(src, i+1)
+}

@@ -1,0 +1,286 @@
+package tokenizer
+
+// Kind is the kind of a token, named by its first byte.
+type Kind byte
+
+// Token kinds. Numbers are named '0' whatever digit or sign starts them.
+const (
+	None        Kind = 0
+	ObjectStart Kind = '{'
+	ObjectEnd   Kind = '}'
+	ArrayStart  Kind = '['
+	ArrayEnd    Kind = ']'
+	String      Kind = '"'
+	Number      Kind = '0'
+	True        Kind = 't'
+	False       Kind = 'f'
+	Null        Kind = 'n'
+)
+
+// IsScalar reports whether k is a string, number or literal.
+func (k Kind) IsScalar() bool {
+	return k != None && k != ObjectStart && k != ObjectEnd && k != ArrayStart && k != ArrayEnd
+}
+
+// DefaultMaxDepth is the nesting limit of encoding/json, used when
+// [Scanner.Reset] is given 0.
+const DefaultMaxDepth = 10000
+
+// Grammar states: what the scanner expects next, or which token it is inside.
+const (
+	stValue      uint8 = iota // a value must come next
+	stValueOrEnd              // after '[': a value or ']'
+	stKeyOrEnd                // after '{': a key or '}'
+	stKey                     // after ',' in an object: a key
+	stColon                   // after a key: ':'
+	stNext                    // after a value in a container: ',' or the closing bracket
+	stDone                    // the top-level value is complete: only whitespace may follow
+	stString                  // inside a string value
+	stKeyString               // inside a key
+	stNumber                  // inside a number
+	stLiteral                 // inside true, false or null
+)
+
+// Scanner is the resumable grammar state of one JSON document. The zero value
+// is not ready; call [Scanner.Reset] first.
+type Scanner struct {
+	// Base is the offset in the whole input of the first byte of the current
+	// window; errors add it to their index. The caller sets it per window.
+	Base int64
+	// MaxDepth is the nesting limit that Reset installed.
+	MaxDepth int
+
+	state  uint8
+	esc    uint8 // escape progress in a string (escNone, escBackslash, escHex0+n)
+	u8     uint8 // UTF-8 automaton state in a string
+	num    uint8 // number grammar state
+	lit    uint8 // next expected byte of a literal, as a position in literals
+	litEnd uint8
+
+	escaped bool // the current string has held a backslash
+
+	inValue bool // a Value call is under way; it ends when depth returns to valueBase
+	trusted uint8
+	depth   int
+	base    int      // depth at which the current Value began
+	tdepth  int      // bracket depth inside a trusted skip
+	kinds   []uint64 // one bit per open container: 1 object, 0 array
+}
+
+// Reset prepares s for a new document with the given nesting limit (0 means
+// DefaultMaxDepth). It keeps the memory s already holds.
+func (s *Scanner) Reset(maxDepth int) {
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	kinds := s.kinds
+	*s = Scanner{MaxDepth: maxDepth, kinds: kinds}
+}
+
+// Depth returns the number of containers open.
+func (s *Scanner) Depth() int { return s.depth }
+
+// Done reports whether the top-level value is complete.
+func (s *Scanner) Done() bool { return s.state == stDone }
+
+// InToken reports whether the last window ended inside a token.
+func (s *Scanner) InToken() bool { return s.state >= stString }
+
+func (s *Scanner) push(obj bool, i int) error {
+	if s.depth >= s.MaxDepth {
+		return s.errDepth(i)
+	}
+	w := s.depth >> 6
+	if w >= len(s.kinds) {
+		s.kinds = append(s.kinds, 0)
+	}
+	if bit := uint64(1) << (s.depth & 63); obj {
+		s.kinds[w] |= bit
+	} else {
+		s.kinds[w] &^= bit
+	}
+	s.depth++
+	return nil
+}
+
+// inObject reports whether the innermost open container is an object.
+func (s *Scanner) inObject() bool {
+	d := s.depth - 1
+	return s.kinds[d>>6]>>(d&63)&1 != 0
+}
+
+// after returns the state that follows a complete value at the current depth.
+func (s *Scanner) after() uint8 {
+	if s.depth == 0 {
+		return stDone
+	}
+	return stNext
+}
+
+// Peek skips whitespace and the punctuation the grammar expects before the
+// next token (',' and ':'), checking it, and returns the kind of the next
+// token without consuming it, with the index of its first byte. It returns
+// None and len(src) when the window ends first. It must not be called inside
+// a token (see [Scanner.InToken]).
+func (s *Scanner) Peek(src []byte, i int) (Kind, int, error) {
+	for ; i < len(src); i++ {
+		c := src[i]
+		if space[c] {
+			continue
+		}
+		switch s.state {
+		case stValue, stValueOrEnd:
+			if k := valueKind[c]; k != None {
+				return k, i, nil
+			}
+			if c == ']' && s.state == stValueOrEnd {
+				return ArrayEnd, i, nil
+			}
+			return None, i, s.errChar(src, i, ctxValue)
+		case stKeyOrEnd, stKey:
+			if c == '"' || c == '}' && s.state == stKeyOrEnd {
+				return Kind(c), i, nil
+			}
+			return None, i, s.errChar(src, i, ctxKey)
+		case stColon:
+			if c != ':' {
+				return None, i, s.errChar(src, i, ctxColon)
+			}
+			s.state = stValue
+		case stNext:
+			obj := s.inObject()
+			switch {
+			case c == ',' && obj:
+				s.state = stKey
+			case c == ',':
+				s.state = stValue
+			case c == '}' && obj, c == ']' && !obj:
+				return Kind(c), i, nil
+			case obj:
+				return None, i, s.errChar(src, i, ctxObjectNext)
+			default:
+				return None, i, s.errChar(src, i, ctxArrayNext)
+			}
+		default: // stDone
+			return None, i, s.errChar(src, i, ctxTop)
+		}
+	}
+	return None, i, nil
+}
+
+// valueKind maps the first byte of a value to its kind, and anything else to None.
+var valueKind = func() (t [256]Kind) {
+	t['{'], t['['], t['"'] = ObjectStart, ArrayStart, String
+	t['t'], t['f'], t['n'] = True, False, Null
+	t['-'] = Number
+	for c := '0'; c <= '9'; c++ {
+		t[c] = Number
+	}
+	return t
+}()
+
+// Token is one token, or a piece of one that crosses the end of a window.
+// Start and End index the current window; a string's span includes its quotes.
+type Token struct {
+	Kind    Kind
+	Start   int  // index of the token's first byte in this window (0 for a continued piece)
+	End     int  // index just past the token, or past this piece
+	Key     bool // a string in key position
+	Escaped bool // a string that has held a backslash escape, up to End
+	More    bool // the token goes on in the next window
+}
+
+// Next consumes the next token, or the next piece of a token that crossed the
+// end of the last window. It returns a Token of Kind None and len(src) when
+// the window ends before a token starts.
+func (s *Scanner) Next(src []byte, i int) (Token, int, error) {
+	var t Token
+	switch s.state {
+	case stString, stKeyString:
+		t = Token{Kind: String, Start: i, Key: s.state == stKeyString}
+	case stNumber:
+		t = Token{Kind: Number, Start: i}
+	case stLiteral:
+		t = Token{Kind: Kind(literals[s.litSpanStart()]), Start: i}
+	default:
+		k, j, err := s.Peek(src, i)
+		if k == None || err != nil {
+			return Token{}, j, err
+		}
+		i = j
+		t = Token{Kind: k, Start: i}
+		switch k {
+		case ObjectStart, ArrayStart:
+			if err := s.push(k == ObjectStart, i); err != nil {
+				return Token{}, i, err
+			}
+			s.state = stValueOrEnd
+			if k == ObjectStart {
+				s.state = stKeyOrEnd
+			}
+			t.End = i + 1
+			return t, i + 1, nil
+		case ObjectEnd, ArrayEnd:
+			s.depth--
+			s.state = s.after()
+			t.End = i + 1
+			return t, i + 1, nil
+		case String:
+			t.Key = s.state != stValue && s.state != stValueOrEnd
+			s.state = stString
+			if t.Key {
+				s.state = stKeyString
+			}
+			s.escaped = false
+			i++
+		case Number:
+			s.state, s.num = stNumber, numBegin
+		default:
+			s.state = stLiteral
+			b, e := literalSpan(src[i])
+			s.lit, s.litEnd = b+1, e
+			i++
+		}
+	}
+	var done bool
+	var err error
+	switch t.Kind {
+	case String:
+		i, done, err = s.str(src, i)
+		t.Escaped = s.escaped
+	case Number:
+		i, done, err = s.number(src, i)
+	default:
+		i, done, err = s.literal(src, i)
+	}
+	if err != nil {
+		return Token{}, i, err
+	}
+	t.End, t.More = i, !done
+	if done {
+		if s.state == stKeyString {
+			s.state = stColon
+		} else {
+			s.state = s.after()
+		}
+	}
+	return t, i, nil
+}
+
+func (s *Scanner) litSpanStart() uint8 { b, _ := s.litSpan(); return b }
+
+// End checks, at the end of the input, that the document is complete; i is
+// the length of the last window, for the error's offset. A number at the very
+// end of the input ends there.
+func (s *Scanner) End(i int) error {
+	if s.state == stNumber && s.depth == 0 && !s.inValue && numTerminal(s.num) {
+		s.state = stDone
+	}
+	if s.state != stDone {
+		return s.errEOF(i)
+	}
+	return nil
+}
+
+// Small reports whether the memory s holds is small enough to keep in a pool.
+func (s *Scanner) Small() bool { return cap(s.kinds) <= 1024 }

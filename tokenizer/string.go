@@ -1,0 +1,163 @@
+package tokenizer
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// str scans string content from src[i], the opening quote being behind, up to
+// and including the closing quote. It returns the index after the quote and
+// true, or len(src) and false when the window ends first; the escape and UTF-8
+// state is then kept in s for the next window.
+func (s *Scanner) str(src []byte, i int) (int, bool, error) {
+	if s.esc|s.u8 != 0 {
+		var err error
+		if i, err = s.strSlow(src, i); err != nil || s.esc|s.u8 != 0 {
+			return i, false, err
+		}
+	}
+	for {
+		for i+8 <= len(src) {
+			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(src) && plain[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			return i, false, nil
+		}
+		switch c := src[i]; {
+		case c == '"':
+			return i + 1, true, nil
+		case c == '\\':
+			s.escaped = true
+			if i+1 < len(src) {
+				if e := src[i+1]; e != 'u' {
+					if !simpleEscape[e] {
+						return i + 1, false, s.errChar(src, i+1, ctxEscape)
+					}
+					i += 2
+					continue
+				}
+				if i+6 <= len(src) {
+					for j := i + 2; j < i+6; j++ {
+						if hexVal[src[j]] < 0 {
+							return j, false, s.errChar(src, j, ctxHex)
+						}
+					}
+					i += 6
+					continue
+				}
+			}
+			s.esc = 1
+			i++
+		case c < 0x20:
+			return i, false, s.errChar(src, i, ctxString)
+		default:
+			if n := runeLen(src[i:]); n > 0 {
+				i += n
+				for i < len(src) && src[i] >= utf8Self {
+					if n = runeLen(src[i:]); n == 0 {
+						break
+					}
+					i += n
+				}
+				continue
+			}
+			// Invalid, or cut by the end of the window: the automaton tells which.
+			if s.u8 = u8lead[c]; s.u8 == u8Clean {
+				return i, false, s.errUTF8(src, i)
+			}
+			i++
+		}
+		var err error
+		if i, err = s.strSlow(src, i); err != nil || s.esc|s.u8 != 0 {
+			return i, false, err
+		}
+	}
+}
+
+// strSlow consumes, a byte at a time, the rest of an escape or of a UTF-8
+// sequence that the fast loop could not finish in one step.
+func (s *Scanner) strSlow(src []byte, i int) (int, error) {
+	for ; i < len(src) && s.esc|s.u8 != 0; i++ {
+		c := src[i]
+		if s.u8 != u8Clean {
+			r := u8cont[s.u8]
+			if c < r.lo || c > r.hi {
+				return i, s.errUTF8(src, i)
+			}
+			s.u8 = r.next
+			continue
+		}
+		switch s.esc {
+		case escBackslash:
+			switch {
+			case c == 'u':
+				s.esc = escHex0
+			case simpleEscape[c]:
+				s.esc = escNone
+			default:
+				return i, s.errChar(src, i, ctxEscape)
+			}
+		default:
+			if hexVal[c] < 0 {
+				return i, s.errChar(src, i, ctxHex)
+			}
+			if s.esc++; s.esc == escHex0+4 {
+				s.esc = escNone
+			}
+		}
+	}
+	return i, nil
+}
+
+func (s *Scanner) errUTF8(src []byte, i int) error {
+	return s.errAt(i, "invalid UTF-8 byte "+QuoteChar(src[i])+" in string")
+}
+
+// Escape progress inside a string.
+const (
+	escNone      = 0
+	escBackslash = 1 // after '\\'
+	escHex0      = 2 // after "\\u"; escHex0+n after n hex digits
+)
+
+// strTrusted finds the closing quote without validating anything but escapes'
+// effect on quoting (SPEC V4).
+func (s *Scanner) strTrusted(src []byte, i int) (int, bool) {
+	if s.esc != escNone {
+		if i >= len(src) {
+			return i, false
+		}
+		s.esc = escNone
+		i++
+	}
+	for {
+		for i+8 <= len(src) {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(src) && src[i] != '"' && src[i] != '\\' {
+			i++
+		}
+		switch {
+		case i >= len(src):
+			return i, false
+		case src[i] == '"':
+			return i + 1, true
+		case i+1 < len(src):
+			i += 2
+		default:
+			s.esc = escBackslash
+			return len(src), false
+		}
+	}
+}

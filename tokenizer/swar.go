@@ -1,0 +1,33 @@
+package tokenizer
+
+// Word-at-a-time ("SWAR") tests over 8 bytes loaded little-endian. Each returns
+// a mask with the high bit set in every byte that matches. A borrow can set
+// false bits only above (at higher addresses than) a byte that truly matches,
+// so the lowest set bit, found with bits.TrailingZeros64, is always exact.
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// stringStops flags the bytes that end a run of plain string content: '"',
+// '\\', control bytes (< 0x20) and bytes of multi-byte UTF-8 sequences.
+func stringStops(w uint64) uint64 {
+	return ((w - 0x20*lsb) | ((w ^ '"'*lsb) - lsb) | ((w ^ '\\'*lsb) - lsb) | w) & msb
+}
+
+// quoteOrBackslash flags '"' and '\\'.
+func quoteOrBackslash(w uint64) uint64 {
+	q := w ^ '"'*lsb
+	b := w ^ '\\'*lsb
+	return ((q-lsb)&^q | (b-lsb)&^b) & msb
+}
+
+// structural flags '"', '[', ']', '{' and '}': what a trusted skip must see.
+// '[' and '{' differ only in bit 5, as do ']' and '}'.
+func structural(w uint64) uint64 {
+	q := w ^ '"'*lsb
+	o := (w | 0x20*lsb) ^ '{'*lsb
+	c := (w | 0x20*lsb) ^ '}'*lsb
+	return ((q-lsb)&^q | (o-lsb)&^o | (c-lsb)&^c) & msb
+}
