@@ -46,6 +46,9 @@ func (e *MaskError) Unwrap() error { return e.err }
 // convert turns the internal packages' errors into the exported types. I/O
 // errors pass through as they are.
 func convert(err error) error {
+	if err == nil {
+		return nil
+	}
 	var se *stream.Error
 	if errors.As(err, &se) {
 		return &SyntaxError{Offset: se.Offset, Pointer: se.Pointer, Line: se.Line, msg: se.Error(), err: se.Err}

@@ -53,10 +53,12 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 			return nil, syntaxError(err)
 		}
 		cur := open[len(open)-1]
-		switch tok.Kind {
-		case tokenizer.None:
+		switch {
+		case tok.More:
+			return nil, syntaxError(sc.End(len(mask))) // the mask ends inside a key
+		case tok.Kind == tokenizer.None:
 			return nil, syntaxError(sc.End(len(mask)))
-		case tokenizer.ObjectEnd:
+		case tok.Kind == tokenizer.ObjectEnd:
 			open = open[:len(open)-1]
 			continue
 		}
@@ -74,6 +76,9 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 			return nil, syntaxError(err)
 		}
 		i = j
+		if val.More {
+			return nil, syntaxError(sc.End(len(mask))) // the mask ends inside the value
+		}
 		switch val.Kind {
 		case tokenizer.True:
 		case tokenizer.ObjectStart:

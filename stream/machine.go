@@ -130,11 +130,14 @@ func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
 		rest := src[done:]
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
-			dst, n, err := m.doc(dst, rest, false)
-			return dst, done + max(n, 0), err
+			out, n, err := m.doc(dst, rest, false)
+			return out, done + max(n, 0), err
 		}
-		dst, n, err := m.doc(dst, rest[:nl], true)
-		if err != nil || n < 0 {
+		var (
+			n   int
+			err error
+		)
+		if dst, n, err = m.doc(dst, rest[:nl], true); err != nil || n < 0 {
 			return dst, done, err
 		}
 		dst = append(dst, '\n')

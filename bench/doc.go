@@ -1,0 +1,11 @@
+// Package bench compares jsonmask with the ways a Go program would otherwise
+// mask a JSON response: decode, filter and re-encode with encoding/json or
+// sonic, walk a fastjson tree, or copy a jsontext token stream. It also
+// measures two limits that are not maskers: sonic.Valid (validation alone)
+// and copy (memcpy).
+//
+// The package holds only the implementations and the workload loader;
+// BenchmarkMask runs them and TestPeersAgree proves that every masker does the
+// same work as jsonmask. run.sh runs the benchmarks and cmd/report turns the
+// results into REPORT.md and chart.svg.
+package bench

@@ -1,0 +1,131 @@
+package fallback
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// Options are the masking options of SPEC sections 2 and 3.
+type Options struct {
+	Arrays         bool // B4
+	DropMismatched bool // A6
+	NDJSON         bool // S3
+	MaxDepth       int  // V2; 0 for tokenizer.DefaultMaxDepth
+}
+
+// Reference masks doc with mask, the simple way. mask must be a mask that
+// compiles; an invalid document gives an error.
+func Reference(mask, doc []byte, opt Options) ([]byte, error) {
+	mtree, err := decode(mask, 0)
+	if err != nil {
+		return nil, err
+	}
+	rm, err := toMask(mtree)
+	if err != nil {
+		return nil, err
+	}
+	if !opt.NDJSON {
+		return referenceDoc(rm, doc, opt)
+	}
+	var out []byte
+	lines := bytes.Split(doc, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1] // the newline ends the last line; no empty line follows it
+	}
+	for _, line := range lines {
+		o, err := referenceDoc(rm, line, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, o...), '\n')
+	}
+	return out, nil
+}
+
+// referenceDoc masks one document.
+func referenceDoc(rm *refMask, doc []byte, opt Options) ([]byte, error) {
+	body := bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF"))
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) == 0 || body[0] != '{' && !(body[0] == '[' && opt.Arrays) {
+		return append([]byte{}, doc...), nil // SPEC B3: as it is
+	}
+	tree, err := decode(body, opt.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	out := []byte{}
+	if kept, ok := apply(rm, tree, opt); ok {
+		out = encode(out, kept)
+	}
+	return out, nil
+}
+
+// refMask is a mask as a tree of maps keyed by unescaped keys.
+type refMask struct {
+	keep bool                // the member's value is kept whole
+	sub  map[string]*refMask // for a nested mask
+}
+
+func toMask(n *node) (*refMask, error) {
+	if n.kind != tokenizer.ObjectStart {
+		return nil, errors.New("mask is not an object")
+	}
+	rm := &refMask{sub: map[string]*refMask{}}
+	for i, k := range n.keys {
+		key := unescape(k)
+		if _, dup := rm.sub[key]; dup {
+			return nil, errors.New("duplicate mask key")
+		}
+		switch v := n.kids[i]; v.kind {
+		case tokenizer.True:
+			rm.sub[key] = &refMask{keep: true}
+		case tokenizer.ObjectStart:
+			child, err := toMask(v)
+			if err != nil {
+				return nil, err
+			}
+			rm.sub[key] = child
+		default:
+			return nil, errors.New("mask member is neither true nor an object")
+		}
+	}
+	return rm, nil
+}
+
+// apply returns what is left of n under the nested mask rm, and false when
+// nothing is (a scalar dropped by SPEC A6).
+func apply(rm *refMask, n *node, opt Options) (*node, bool) {
+	switch n.kind {
+	case tokenizer.ObjectStart: // A1, A2, A5
+		out := &node{kind: n.kind}
+		for i, k := range n.keys {
+			entry, ok := rm.sub[unescape(k)]
+			if !ok {
+				continue
+			}
+			v := n.kids[i]
+			if !entry.keep {
+				if v, ok = apply(entry, v, opt); !ok {
+					continue
+				}
+			}
+			out.keys, out.kids = append(out.keys, k), append(out.kids, v)
+		}
+		return out, true
+	case tokenizer.ArrayStart: // A3
+		out := &node{kind: n.kind}
+		for _, e := range n.kids {
+			if e, ok := apply(rm, e, opt); ok {
+				out.kids = append(out.kids, e)
+			}
+		}
+		return out, true
+	}
+	return n, !opt.DropMismatched // A4, A6
+}
+
+func unescape(rawKey []byte) string {
+	return string(tokenizer.AppendUnescaped(nil, rawKey[1:len(rawKey)-1]))
+}
