@@ -16,7 +16,7 @@ func TestNDJSON(t *testing.T) {
 	m := jsonmask.MustCompile(`{"id":true}`, jsonmask.WithNDJSON(true))
 	for _, c := range []struct {
 		name, in, want string
-		errLine          int64
+		errLine        int64
 	}{
 		{name: "Empty", in: "", want: ""},
 		{name: "OneLineNoNewline", in: `{"id":1,"x":2}`, want: "{\"id\":1}\n"},

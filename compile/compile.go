@@ -96,7 +96,7 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 		}
 		members[cur] = append(members[cur], m)
 	}
-	if _, i, err = sc.Peek(mask, i); err != nil {
+	if _, _, err = sc.Peek(mask, i); err != nil { // only whitespace may follow
 		return nil, syntaxError(err)
 	}
 	return build(members, paths)

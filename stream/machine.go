@@ -18,11 +18,11 @@ type Config struct {
 
 // Phases of a document.
 const (
-	phLead  = iota // before the first byte that is not whitespace (SPEC B1)
-	phMask         // inside the masked root
-	phTrail        // after the masked root: only whitespace may follow
-	phReplay       // a body that is not masked: its recorded lead goes out first
-	phPass         // a body that is not masked: copied as is (SPEC B3)
+	phLead   = iota // before the first byte that is not whitespace (SPEC B1)
+	phMask          // inside the masked root
+	phTrail         // after the masked root: only whitespace may follow
+	phReplay        // a body that is not masked: its recorded lead goes out first
+	phPass          // a body that is not masked: copied as is (SPEC B3)
 )
 
 // What the machine does next at the masked levels.
