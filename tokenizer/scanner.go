@@ -273,7 +273,7 @@ func (s *Scanner) litSpanStart() uint8 { b, _ := s.litSpan(); return b }
 // the length of the last window, for the error's offset. A number at the very
 // end of the input ends there.
 func (s *Scanner) End(i int) error {
-	if s.state == stNumber && s.depth == 0 && !s.inValue && numTerminal(s.num) {
+	if s.state == stNumber && s.depth == 0 && numTerminal(s.num) {
 		s.state = stDone
 	}
 	if s.state != stDone {

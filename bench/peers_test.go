@@ -1,0 +1,140 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"reflect"
+	"testing"
+)
+
+// TestPeersAgree proves that every masker does the same work as jsonmask on
+// every workload: its output, decoded, equals jsonmask's, decoded (line by
+// line for NDJSON). Peers may differ in form (key order, escapes) but not in
+// content. jsonmask's other modes must give exactly the same bytes (SPEC V4,
+// S1). The limits must accept every workload, or their benchmark would fail.
+// Each masker runs twice, as in the benchmark, to check that its reused state
+// does not leak from one body into the next.
+func TestPeersAgree(t *testing.T) {
+	workloads, err := loadWorkloads(testdataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range workloads {
+		w := &workloads[i]
+		doc, err := w.input(testdataDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs := mustMask(t, impls[0], w, doc)
+		ref := refs[0]
+		if !bytes.Equal(refs[0], refs[1]) {
+			t.Errorf("%s: jsonmask's second run differs from its first at byte %d", w.Name, firstDiff(refs[0], refs[1]))
+		}
+		if !isMasked(doc, w.Options.Arrays) && !w.Options.NDJSON {
+			t.Errorf("%s: the body is not masked: the workload measures nothing", w.Name)
+		}
+		for _, im := range impls[1:] {
+			t.Run(w.benchName()+"/"+im.name, func(t *testing.T) {
+				for run, out := range mustMask(t, im, w, doc) {
+					switch {
+					case !im.masks:
+						// A limit: accepting the body is all that is asked of it.
+					case im.name == "jsonmask-trusted" || im.name == "jsonmask-stream":
+						if !bytes.Equal(out, ref) {
+							t.Errorf("run %d: output differs from jsonmask's at byte %d", run+1, firstDiff(out, ref))
+						}
+					case w.Options.NDJSON:
+						assertSameLines(t, out, ref)
+					default:
+						assertSameJSON(t, out, ref)
+					}
+				}
+			})
+		}
+	}
+}
+
+// mustMask runs a fresh masker of im on doc twice and returns both outputs.
+// They need not be equal byte for byte: maskers that go through a Go map
+// write its keys in random order.
+func mustMask(t *testing.T, im impl, w *workload, doc []byte) [2][]byte {
+	t.Helper()
+	m, err := im.new(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := m.Mask(nil, doc)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", im.name, w.Name, err)
+	}
+	first = bytes.Clone(first)
+	// Reuse a dirty buffer, as the benchmark does.
+	second, err := m.Mask(bytes.Repeat([]byte{'#'}, 64)[:0], doc)
+	if err != nil {
+		t.Fatalf("%s on %s, second run: %v", im.name, w.Name, err)
+	}
+	return [2][]byte{first, second}
+}
+
+func assertSameLines(t *testing.T, got, want []byte) {
+	t.Helper()
+	g, w := bytes.Split(got, []byte{'\n'}), bytes.Split(want, []byte{'\n'})
+	if len(g) != len(w) {
+		t.Fatalf("got %d lines, jsonmask gave %d", len(g), len(w))
+	}
+	for i := range g {
+		if len(g[i]) == 0 && len(w[i]) == 0 {
+			continue // an empty line, or the end after the last '\n'
+		}
+		if !sameJSON(t, g[i], w[i]) {
+			t.Fatalf("line %d: output differs from jsonmask's:\n got: %.300s\nwant: %.300s", i+1, g[i], w[i])
+		}
+	}
+}
+
+func assertSameJSON(t *testing.T, got, want []byte) {
+	t.Helper()
+	if !sameJSON(t, got, want) {
+		t.Fatalf("output differs from jsonmask's:\n got: %.300s\nwant: %.300s", got, want)
+	}
+}
+
+// sameJSON reports whether a and b decode to the same value. Numbers are
+// compared by their spelling (UseNumber), which every masker keeps.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	va, err := decodeJSON(a)
+	if err != nil {
+		t.Fatalf("output is not JSON: %v: %.300s", err, a)
+	}
+	vb, err := decodeJSON(b)
+	if err != nil {
+		t.Fatalf("jsonmask's output is not JSON: %v: %.300s", err, b)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errTrailingData
+	}
+	return v, nil
+}
+
+// firstDiff returns the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}

@@ -1,0 +1,308 @@
+package tokenizer
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// oracle says whether doc is valid JSON by RFC 8259 and RFC 3629, with the
+// standard library, which shares no code with the scanner. (encoding/json
+// alone lets invalid UTF-8 through; a byte >= 0x80 can only be valid inside a
+// string, so utf8.Valid on the whole document is the missing half.)
+func oracle(doc []byte) bool { return json.Valid(doc) && utf8.Valid(doc) }
+
+// byValue scans doc as one top-level value with Peek and Value, window by
+// window, and returns the compacted copy.
+func byValue(doc []byte, window int, copy bool) ([]byte, error) {
+	var s Scanner
+	s.Reset(0)
+	var out []byte
+	started, done := false, false
+	for off := 0; off < len(doc); off += window {
+		w := doc[off:min(off+window, len(doc))]
+		s.Base = int64(off)
+		i := 0
+		for i < len(w) {
+			var err error
+			if done || !started {
+				var k Kind
+				if k, i, err = s.Peek(w, i); err != nil {
+					return out, err
+				}
+				if k == None {
+					break
+				}
+				started = true
+			}
+			if out, i, done, err = s.Value(out, w, i, copy); err != nil {
+				return out, err
+			}
+		}
+	}
+	s.Base = 0
+	return out, s.End(len(doc))
+}
+
+// byToken scans doc with Next, window by window, and returns the tokens'
+// bytes, pieces joined, without whitespace or punctuation.
+func byToken(doc []byte, window int) ([]byte, error) {
+	var s Scanner
+	s.Reset(0)
+	var out []byte
+	for off := 0; off < len(doc); off += window {
+		w := doc[off:min(off+window, len(doc))]
+		s.Base = int64(off)
+		for i := 0; i < len(w); {
+			t, j, err := s.Next(w, i)
+			if err != nil {
+				return out, err
+			}
+			if t.Kind == None {
+				break
+			}
+			out = append(out, w[t.Start:t.End]...)
+			i = j
+		}
+	}
+	s.Base = 0
+	return out, s.End(len(doc))
+}
+
+func suiteFiles(t *testing.T) map[string][]byte {
+	files, _ := filepath.Glob("../testdata/jsontestsuite/test_parsing/*.json")
+	if len(files) < 300 {
+		t.Fatalf("JSONTestSuite: %d files", len(files))
+	}
+	docs := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[filepath.Base(f)] = b
+	}
+	return docs
+}
+
+// TestAgainstOracle checks every JSONTestSuite file, and damaged variants of
+// the valid ones, with both ways of scanning at several window sizes: valid
+// exactly when the standard library says so, and Value's copy is
+// json.Compact's output.
+func TestAgainstOracle(t *testing.T) {
+	docs := suiteFiles(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, doc := range docs {
+		if !strings.HasPrefix(name, "y_") {
+			continue
+		}
+		for k := range 8 {
+			d := append([]byte{}, doc...)
+			if len(d) > 0 {
+				i := rng.IntN(len(d))
+				const noise = "{}[]\",:\\ 0e-.tfnu\x00\x7f\x80\xc2\xe0\xed\xf4\xff"
+				d[i] = noise[rng.IntN(len(noise))]
+			}
+			docs[name+"/damaged"+string(rune('0'+k))] = d
+		}
+	}
+	for name, doc := range docs {
+		want := oracle(doc)
+		if strings.HasPrefix(name, "n_") || strings.HasPrefix(name, "y_") && !strings.Contains(name, "/") {
+			if want != strings.HasPrefix(name, "y_") {
+				t.Fatalf("%s: the oracle disagrees with JSONTestSuite", name)
+			}
+		}
+		var compact bytes.Buffer
+		if want {
+			json.Compact(&compact, doc)
+		}
+		for _, window := range []int{1, 2, 3, 5, 8, 13, len(doc) + 1} {
+			out, err := byValue(doc, window, true)
+			if (err == nil) != want {
+				t.Errorf("%s: Value at window %d: err %v, valid %v", name, window, err, want)
+			} else if want && !bytes.Equal(out, compact.Bytes()) {
+				t.Errorf("%s: Value at window %d copied %q, want %q", name, window, out, compact.Bytes())
+			}
+			if _, err := byToken(doc, window); (err == nil) != want {
+				t.Errorf("%s: Next at window %d: err %v, valid %v", name, window, err, want)
+			}
+		}
+	}
+}
+
+// TestErrorOffsets checks that errors point at the byte at fault, at every
+// window size.
+func TestErrorOffsets(t *testing.T) {
+	for _, c := range []struct {
+		doc    string
+		offset int64
+		msg    string
+	}{
+		{`{"a":1,}`, 7, `invalid character '}' looking for beginning of object key string`},
+		{`[1,2,]`, 5, `invalid character ']' looking for beginning of value`},
+		{`{"a" 1}`, 5, `invalid character '1' after object key`},
+		{`[1 2]`, 3, `invalid character '2' after array element`},
+		{`{"a":1 "b"}`, 7, `invalid character '"' after object key:value pair`},
+		{`"ab` + "\x01" + `"`, 3, `invalid character '\x01' in string literal`},
+		{`"a\qb"`, 3, `invalid character 'q' in string escape code`},
+		{`"\u12G4"`, 5, `invalid character 'G' in \u hexadecimal character escape`},
+		{"\"\xe0\x80\x80\"", 2, `invalid UTF-8 byte '\x80' in string`},
+		{"\"\xed\xa0\x80\"", 2, `invalid UTF-8 byte '\xa0' in string`},
+		{"\"\xf4\x90\x80\x80\"", 2, `invalid UTF-8 byte '\x90' in string`},
+		{"\"\xc0\xaf\"", 1, `invalid UTF-8 byte '\xc0' in string`},
+		{`[-]`, 2, `invalid character ']' in numeric literal`},
+		{`[1.]`, 3, `invalid character ']' after decimal point in numeric literal`},
+		{`[1e+]`, 4, `invalid character ']' in exponent of numeric literal`},
+		{`[nul]`, 4, `invalid character ']' in literal null (expecting 'l')`},
+		{`[1] 2`, 4, `invalid character '2' after top-level value`},
+		{`[[1]`, 4, `unexpected end of JSON input`},
+		{`"abc`, 4, `unexpected end of JSON input`},
+	} {
+		for _, window := range []int{1, 2, 3, 100} {
+			_, err := byValue([]byte(c.doc), window, false)
+			te, ok := err.(*Error)
+			if !ok || te.Offset != c.offset || te.Msg != c.msg {
+				t.Errorf("%q at window %d: %v, want %q at offset %d", c.doc, window, err, c.msg, c.offset)
+			}
+		}
+	}
+}
+
+// TestSWAR compares the word-at-a-time tests with byte-by-byte ones on every
+// byte value in every position.
+func TestSWAR(t *testing.T) {
+	naive := func(w [8]byte, f func(byte) bool) int {
+		for i, c := range w {
+			if f(c) {
+				return i
+			}
+		}
+		return 8
+	}
+	first := func(m uint64) int {
+		for i := range 8 {
+			if m>>(8*i+7)&1 != 0 {
+				return i
+			}
+		}
+		return 8
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for i := range w {
+			w[i] = byte(rng.IntN(256))
+			if rng.IntN(2) == 0 {
+				w[i] = 'a'
+			}
+		}
+		x := uint64(0)
+		for i := 7; i >= 0; i-- {
+			x = x<<8 | uint64(w[i])
+		}
+		if got, want := first(stringStops(x)), naive(w, func(c byte) bool { return !plain[c] }); got != want {
+			t.Fatalf("stringStops(%q) = %d, want %d", w, got, want)
+		}
+		if got, want := first(quoteOrBackslash(x)), naive(w, func(c byte) bool { return c == '"' || c == '\\' }); got != want {
+			t.Fatalf("quoteOrBackslash(%q) = %d, want %d", w, got, want)
+		}
+		if got, want := first(structural(x)), naive(w, func(c byte) bool { return strings.IndexByte(`"{}[]`, c) >= 0 }); got != want {
+			t.Fatalf("structural(%q) = %d, want %d", w, got, want)
+		}
+	}
+}
+
+// TestRuneLen compares the UTF-8 automaton with the standard library on every
+// sequence of up to three bytes and on random longer ones.
+func TestRuneLen(t *testing.T) {
+	check := func(b []byte) {
+		r, size := utf8.DecodeRune(b)
+		want := size
+		if r == utf8.RuneError && size <= 1 || size == 1 {
+			want = 0
+		}
+		if got := runeLen(b); got != want {
+			t.Fatalf("runeLen(% x) = %d, want %d", b, got, want)
+		}
+	}
+	for a := 0x80; a < 0x100; a++ {
+		for b := range 0x100 {
+			check([]byte{byte(a), byte(b)})
+			for _, c := range []byte{0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0} {
+				check([]byte{byte(a), byte(b), c})
+				check([]byte{byte(a), byte(b), c, 0x80})
+			}
+		}
+	}
+}
+
+// valueEnd returns the offset where the top-level value of doc ends, scanned
+// with Value, or with SkipTrusted, at the given window size.
+func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
+	var s Scanner
+	s.Reset(0)
+	started := false
+	for off := 0; off < len(doc); off += window {
+		w := doc[off:min(off+window, len(doc))]
+		for i := 0; i < len(w); {
+			var err error
+			if !started {
+				var k Kind
+				if k, i, err = s.Peek(w, i); err != nil || k == None {
+					break
+				}
+				started = true
+			}
+			var done bool
+			if trusted {
+				i, done, err = s.SkipTrusted(w, i)
+			} else {
+				_, i, done, err = s.Value(nil, w, i, false)
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", doc, err)
+			}
+			if done {
+				return off + i
+			}
+		}
+	}
+	return -1
+}
+
+// TestTrustedSkip checks that on valid input a trusted skip ends exactly where
+// a validating one does, at every window size.
+func TestTrustedSkip(t *testing.T) {
+	n := 0
+	for name, doc := range suiteFiles(t) {
+		k := valueKind[firstNonSpace(doc)]
+		if !strings.HasPrefix(name, "y_") || k != ObjectStart && k != ArrayStart && k != String {
+			continue
+		}
+		n++
+		want := valueEnd(t, doc, len(doc), false)
+		for _, window := range []int{1, 2, 7, len(doc)} {
+			if got := valueEnd(t, doc, window, true); got != want {
+				t.Errorf("%s at window %d: trusted skip ends at %d, want %d", name, window, got, want)
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d documents", n)
+	}
+}
+
+func firstNonSpace(doc []byte) byte {
+	for _, c := range doc {
+		if !space[c] {
+			return c
+		}
+	}
+	return 0
+}
