@@ -10,23 +10,6 @@ import (
 	"github.com/jsonmask/jsonmask"
 )
 
-// resettableReader is a bytes.Reader that a benchmark or allocation test can
-// rewind without allocating, and that reads at most size bytes at a time.
-type resettableReader struct {
-	data []byte
-	pos  int
-	size int
-}
-
-func (r *resettableReader) Read(p []byte) (int, error) {
-	if r.pos == len(r.data) {
-		return 0, io.EOF
-	}
-	n := copy(p[:min(len(p), r.size)], r.data[r.pos:])
-	r.pos += n
-	return n, nil
-}
-
 // TestAllocs gates the hot paths (STYLE habit 6): Append into a dst with room
 // and Copy in steady state allocate nothing, for every conformance input that
 // is accepted, and for a large generated document.

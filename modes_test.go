@@ -99,3 +99,20 @@ func (r *randomReader) Read(p []byte) (int, error) {
 	r.data = r.data[n:]
 	return n, nil
 }
+
+// resettableReader is a bytes.Reader that a benchmark or allocation test can
+// rewind without allocating, and that reads at most size bytes at a time.
+type resettableReader struct {
+	data []byte
+	pos  int
+	size int
+}
+
+func (r *resettableReader) Read(p []byte) (int, error) {
+	if r.pos == len(r.data) {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.size)], r.data[r.pos:])
+	r.pos += n
+	return n, nil
+}
