@@ -161,3 +161,68 @@ func (g *gen) mutate(doc []byte) []byte {
 	}
 	return out[:i]
 }
+
+// canaryDoc returns a document for maskJSON in which every member the mask
+// drops has marker in its key and in its value, and kept values hold no marker.
+func (g *gen) canaryDoc(maskJSON []byte, marker string) []byte {
+	var mask map[string]any
+	if err := jsonUnmarshal(maskJSON, &mask); err != nil {
+		panic(err)
+	}
+	g.sb.Reset()
+	g.canaryObject(mask, marker, 3)
+	return []byte(g.sb.String())
+}
+
+func (g *gen) canaryObject(mask map[string]any, marker string, depth int) {
+	g.sb.WriteByte('{')
+	n := 0
+	member := func() {
+		if n > 0 {
+			g.sb.WriteByte(',')
+		}
+		n++
+		g.ws()
+	}
+	for k, v := range mask {
+		member()
+		g.sb.WriteString(jsonString(k))
+		g.sb.WriteByte(':')
+		sub, nested := v.(map[string]any)
+		switch {
+		case !nested:
+			g.value(2)
+		case g.rng.IntN(4) == 0 && depth > 0:
+			g.sb.WriteByte('[')
+			g.canaryObject(sub, marker, depth-1)
+			g.sb.WriteString(",")
+			g.canaryObject(sub, marker, depth-1)
+			g.sb.WriteByte(']')
+		case depth > 0:
+			g.canaryObject(sub, marker, depth-1)
+		default:
+			g.sb.WriteString("{}")
+		}
+		if g.rng.IntN(3) == 0 { // a dropped member among the kept ones
+			member()
+			g.canaryMember(marker)
+		}
+	}
+	for range g.rng.IntN(3) {
+		member()
+		g.canaryMember(marker)
+	}
+	g.ws()
+	g.sb.WriteByte('}')
+}
+
+// canaryMember writes a member whose key and value carry the marker, the
+// value in one of the shapes a dropped value may take.
+func (g *gen) canaryMember(marker string) {
+	g.sb.WriteString(`"` + marker + `_key":`)
+	v := []string{
+		`"` + marker + `"`, `["` + marker + `",1,{"a":"` + marker + `"}]`, `{"a":"` + marker + `","` + marker + `":[]}`,
+		`{"user":"` + marker + `","id":{"` + marker + `":1}}`, `"\u0043ANARY"`, `[[["` + marker + `"]]]`,
+	}[g.rng.IntN(6)]
+	g.sb.WriteString(v)
+}

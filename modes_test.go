@@ -2,6 +2,7 @@ package jsonmask_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -115,4 +116,11 @@ func (r *resettableReader) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), r.size)], r.data[r.pos:])
 	r.pos += n
 	return n, nil
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
