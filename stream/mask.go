@@ -36,6 +36,41 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				}
 				continue
 			}
+			// The fast path: a whole member head in the window.
+			ks, ke, at, escaped, r := m.sc.Member(src, i)
+			if r == tokenizer.MemberEnd {
+				i = at
+				dst = append(dst, '}')
+				if m.pop() {
+					return dst, i, nil
+				}
+				continue
+			}
+			if r == tokenizer.MemberOK {
+				key := src[ks:ke]
+				f.member, f.entry = true, m.lookup(f.node, key, escaped)
+				m.key, m.keyInSrc, m.keyOver = key, true, false
+				i = at
+				if f.entry == compile.NoEntry {
+					if c := src[i]; c != '{' && c != '[' {
+						var ok bool
+						if _, i, ok = m.sc.Scalar(nil, src, i, false); ok {
+							continue
+						}
+					}
+					m.op = opSkip
+					continue
+				}
+				k := tokenizer.ValueKind(src[i])
+				if k == tokenizer.None {
+					m.op = opValue // Peek reports the error
+					continue
+				}
+				if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true); err != nil {
+					return dst, i, m.fail(err)
+				}
+				continue
+			}
 			var tok tokenizer.Token
 			if tok, i, err = m.sc.Next(src, i); err != nil || tok.Kind == tokenizer.None {
 				return dst, i, m.fail(err)
@@ -128,6 +163,13 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 	if member {
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
+	}
+	if m.op == opCopy && k.IsScalar() {
+		var ok bool
+		if dst, i, ok = m.sc.Scalar(dst, src, i, true); ok {
+			m.op = opToken
+		}
+		return dst, i, nil
 	}
 	if m.op == opToken {
 		var err error

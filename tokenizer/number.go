@@ -1,5 +1,10 @@
 package tokenizer
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Number grammar states (RFC 8259 section 6). The terminal ones are those
 // after which a number may end: numZero, numInt, numFrac, numExpDigits.
 const (
@@ -19,6 +24,21 @@ func numTerminal(st uint8) bool {
 }
 
 func isDigit(c byte) bool { return c-'0' < 10 }
+
+// digits returns the index of the first byte at or after j that is not an
+// ASCII digit, 8 bytes at a time.
+func digits(src []byte, j int) int {
+	for j+8 <= len(src) {
+		if m := nonDigits(binary.LittleEndian.Uint64(src[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for j < len(src) && isDigit(src[j]) {
+		j++
+	}
+	return j
+}
 
 // number scans a number from src[i] in state s.num. It returns the index of
 // the first byte after the number and true, or len(src) and false when the
@@ -96,4 +116,47 @@ func (s *Scanner) number(src []byte, i int) (int, bool, error) {
 	}
 	s.num = st
 	return i, false, nil
+}
+
+// numberEnd returns the index just after the number that starts src[i] when
+// it is well formed and ends inside the window, and 0 otherwise: then the
+// resumable number method scans it again, to report the error or to wait for
+// the next window. This straight-line path serves almost every number.
+func numberEnd(src []byte, i int) int {
+	n := len(src)
+	j := i
+	if src[j] == '-' {
+		j++
+	}
+	if j >= n {
+		return 0
+	}
+	switch c := src[j]; {
+	case c == '0':
+		j++
+	case c-'1' < 9:
+		j = digits(src, j+1)
+	default:
+		return 0
+	}
+	if j >= n {
+		return 0
+	}
+	if src[j] == '.' {
+		k := j + 1
+		if j = digits(src, k); j == k || j >= n {
+			return 0
+		}
+	}
+	if src[j]|0x20 == 'e' {
+		j++
+		if j < n && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		k := j
+		if j = digits(src, k); j == k || j >= n {
+			return 0
+		}
+	}
+	return j
 }

@@ -168,6 +168,10 @@ func (s *Scanner) Peek(src []byte, i int) (Kind, int, error) {
 	return None, i, nil
 }
 
+// ValueKind returns the kind of the value that starts with c, or None when no
+// value can start with c.
+func ValueKind(c byte) Kind { return valueKind[c] }
+
 // valueKind maps the first byte of a value to its kind, and anything else to None.
 var valueKind = func() (t [256]Kind) {
 	t['{'], t['['], t['"'] = ObjectStart, ArrayStart, String
@@ -284,3 +288,105 @@ func (s *Scanner) End(i int) error {
 
 // Small reports whether the memory s holds is small enough to keep in a pool.
 func (s *Scanner) Small() bool { return cap(s.kinds) <= 1024 }
+
+// Results of Member.
+const (
+	MemberSlow = iota // nothing consumed: take the token-by-token path
+	MemberOK          // a key and its ':' were consumed; the value starts at the index returned
+	MemberEnd         // the object's '}' was consumed
+)
+
+// Member reads in one step what comes before a member's value in an object,
+// when it is all in the window and well formed: the ',' between members, the
+// key, the ':' and the whitespace around them. It returns the key's span,
+// quotes included, whether the key holds escapes, and the index of the
+// value's first byte; or MemberEnd after consuming the object's closing '}'.
+// Anything else (the window ends, an error) returns MemberSlow having consumed
+// nothing, and the caller goes on with Next and Peek, which report errors
+// precisely.
+func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped bool, r int) {
+	n := len(src)
+	j := i
+	for j < n && space[src[j]] {
+		j++
+	}
+	if j >= n {
+		return 0, 0, 0, false, MemberSlow
+	}
+	switch s.state {
+	case stNext:
+		if src[j] != ',' {
+			if src[j] == '}' && s.inObject() {
+				s.depth--
+				s.state = s.after()
+				return 0, 0, j + 1, false, MemberEnd
+			}
+			return 0, 0, 0, false, MemberSlow
+		}
+		for j++; j < n && space[src[j]]; j++ {
+		}
+	case stKeyOrEnd:
+		if src[j] == '}' {
+			s.depth--
+			s.state = s.after()
+			return 0, 0, j + 1, false, MemberEnd
+		}
+	case stKey:
+	default:
+		return 0, 0, 0, false, MemberSlow
+	}
+	if j >= n || src[j] != '"' {
+		return 0, 0, 0, false, MemberSlow
+	}
+	keyStart = j
+	s.escaped = false
+	end, done, err := s.str(src, j+1)
+	if !done || err != nil {
+		s.esc, s.u8 = escNone, u8Clean
+		return 0, 0, 0, false, MemberSlow
+	}
+	for j = end; j < n && space[src[j]]; j++ {
+	}
+	if j >= n || src[j] != ':' {
+		return 0, 0, 0, false, MemberSlow
+	}
+	for j++; j < n && space[src[j]]; j++ {
+	}
+	if j >= n {
+		return 0, 0, 0, false, MemberSlow
+	}
+	s.state = stValue
+	return keyStart, end, j, s.escaped, MemberOK
+}
+
+// Scalar consumes the string, number or literal that starts at src[i] (after
+// Peek or Member), copying it to dst when copy is true, when it ends inside
+// the window. Otherwise it consumes nothing and returns done false: the caller
+// goes on with Value, which resumes across windows and reports errors.
+func (s *Scanner) Scalar(dst, src []byte, i int, copy bool) ([]byte, int, bool) {
+	j := 0
+	switch c := src[i]; c {
+	case '"':
+		end, done, err := s.str(src, i+1)
+		if !done || err != nil {
+			s.esc, s.u8 = escNone, u8Clean
+			return dst, i, false
+		}
+		j = end
+	case 't', 'f', 'n':
+		b, e := literalSpan(c)
+		if l := int(e - b); i+l > len(src) || string(src[i:i+l]) != literals[b:e] {
+			return dst, i, false
+		}
+		j = i + int(e-b)
+	default:
+		if j = numberEnd(src, i); j == 0 {
+			return dst, i, false
+		}
+	}
+	s.state = s.after()
+	if copy {
+		dst = append(dst, src[i:j]...)
+	}
+	return dst, j, true
+}

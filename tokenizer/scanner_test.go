@@ -198,8 +198,11 @@ func TestSWAR(t *testing.T) {
 		var w [8]byte
 		for i := range w {
 			w[i] = byte(rng.IntN(256))
-			if rng.IntN(2) == 0 {
+			switch rng.IntN(4) {
+			case 0:
 				w[i] = 'a'
+			case 1:
+				w[i] = byte('0' + rng.IntN(10))
 			}
 		}
 		x := uint64(0)
@@ -211,6 +214,9 @@ func TestSWAR(t *testing.T) {
 		}
 		if got, want := first(quoteOrBackslash(x)), naive(w, func(c byte) bool { return c == '"' || c == '\\' }); got != want {
 			t.Fatalf("quoteOrBackslash(%q) = %d, want %d", w, got, want)
+		}
+		if got, want := first(nonDigits(x)), naive(w, func(c byte) bool { return !isDigit(c) }); got != want {
+			t.Fatalf("nonDigits(%q) = %d, want %d", w, got, want)
 		}
 		if got, want := first(structural(x)), naive(w, func(c byte) bool { return strings.IndexByte(`"{}[]`, c) >= 0 }); got != want {
 			t.Fatalf("structural(%q) = %d, want %d", w, got, want)

@@ -31,3 +31,8 @@ func structural(w uint64) uint64 {
 	c := (w | 0x20*lsb) ^ '}'*lsb
 	return ((q-lsb)&^q | (o-lsb)&^o | (c-lsb)&^c) & msb
 }
+
+// nonDigits flags the bytes that are not ASCII digits.
+func nonDigits(w uint64) uint64 {
+	return ((w - '0'*lsb) | (w + (0x80-'9'-1)*lsb) | w) & msb
+}

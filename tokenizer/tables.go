@@ -76,21 +76,38 @@ var u8cont = [8]struct{ lo, hi, next uint8 }{
 // runeLen returns the length of the valid UTF-8 sequence that starts b (whose
 // first byte is >= 0x80), or 0 when it is invalid or cut short by the end of b.
 func runeLen(b []byte) int {
-	st := u8lead[b[0]]
-	if st == u8Clean {
+	x := utf8First[b[0]]
+	size := int(x & 7)
+	if size == 0 || size > len(b) {
 		return 0
 	}
-	n := 1
-	for st != u8Clean {
-		if n >= len(b) {
-			return 0
-		}
-		r := u8cont[st]
-		if c := b[n]; c < r.lo || c > r.hi {
-			return 0
-		}
-		st = r.next
-		n++
+	r := u8cont[x>>4]
+	if c := b[1]; c < r.lo || c > r.hi {
+		return 0
 	}
-	return n
+	if size == 2 {
+		return 2
+	}
+	if b[2]&0xC0 != 0x80 {
+		return 0
+	}
+	if size == 3 {
+		return 3
+	}
+	if b[3]&0xC0 != 0x80 {
+		return 0
+	}
+	return 4
 }
+
+// utf8First packs, per lead byte, the sequence's length (low 3 bits, 0 for a
+// byte that cannot lead) and the automaton state that checks its second byte
+// (high 4 bits), so that runeLen needs no loop.
+var utf8First = func() (t [256]uint8) {
+	for c := 0x80; c < 0x100; c++ {
+		st := u8lead[c]
+		size := map[uint8]uint8{u8Need1: 2, u8Need2: 3, u8AfterE0: 3, u8AfterED: 3, u8Need3: 4, u8AfterF0: 4, u8AfterF4: 4}[st]
+		t[c] = size | st<<4
+	}
+	return t
+}()

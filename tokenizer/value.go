@@ -11,164 +11,246 @@ import (
 // without the whitespace between its tokens (SPEC O1), in runs: one append per
 // stretch between two whitespace runs. It returns done when the value is
 // complete, or len(src) and done false when the window ends first.
+//
+// The states are labels and the transitions gotos: a direct branch per token
+// rather than a dispatch through a switch, which is what makes this loop fast.
 func (s *Scanner) Value(dst, src []byte, i int, copy bool) (_ []byte, _ int, done bool, err error) {
 	if !s.inValue {
 		s.inValue, s.base = true, s.depth
 	}
-	st := s.state
+	n := len(src)
 	run := i // start of the bytes not yet copied
-	for i < len(src) {
-		c := src[i]
-		switch st {
-		case stValue, stValueOrEnd:
-			if space[c] {
-				if copy {
-					dst = append(dst, src[run:i]...)
-				}
-				i = skipSpace(src, i+1)
-				run = i
-				continue
-			}
-			switch c {
-			case '"':
-				s.esc, s.u8 = escNone, u8Clean
-				if i, done, err = s.str(src, i+1); !done {
-					st = stString
-					goto out
-				}
-			case '{':
-				if err = s.push(true, i); err != nil {
-					return dst, i, false, err
-				}
-				st = stKeyOrEnd
-				i++
-				continue
-			case '[':
-				if err = s.push(false, i); err != nil {
-					return dst, i, false, err
-				}
-				st = stValueOrEnd
-				i++
-				continue
-			case ']':
-				if st != stValueOrEnd {
-					return dst, i, false, s.errChar(src, i, ctxValue)
-				}
-				s.depth--
-				i++
-			case 't', 'f', 'n':
-				if i, done, err = s.startLiteral(src, i); !done {
-					st = stLiteral
-					goto out
-				}
-			default:
-				if !isDigit(c) && c != '-' {
-					return dst, i, false, s.errChar(src, i, ctxValue)
-				}
-				s.num = numBegin
-				if i, done, err = s.number(src, i); !done {
-					st = stNumber
-					goto out
-				}
-			}
-		case stKeyOrEnd, stKey:
-			if space[c] {
-				if copy {
-					dst = append(dst, src[run:i]...)
-				}
-				i = skipSpace(src, i+1)
-				run = i
-				continue
-			}
-			if c == '"' {
-				s.esc, s.u8 = escNone, u8Clean
-				if i, done, err = s.str(src, i+1); !done {
-					st = stKeyString
-					goto out
-				}
-				st = stColon
-				continue
-			}
-			if c != '}' || st != stKeyOrEnd {
-				return dst, i, false, s.errChar(src, i, ctxKey)
-			}
-			s.depth--
-			i++
-		case stColon:
-			if space[c] {
-				if copy {
-					dst = append(dst, src[run:i]...)
-				}
-				i = skipSpace(src, i+1)
-				run = i
-				continue
-			}
-			if c != ':' {
-				return dst, i, false, s.errChar(src, i, ctxColon)
-			}
-			st = stValue
-			i++
-			continue
-		case stNext:
-			if space[c] {
-				if copy {
-					dst = append(dst, src[run:i]...)
-				}
-				i = skipSpace(src, i+1)
-				run = i
-				continue
-			}
-			obj := s.inObject()
-			switch {
-			case c == ',':
-				st = stValue
-				if obj {
-					st = stKey
-				}
-				i++
-				continue
-			case c == '}' && obj, c == ']' && !obj:
-				s.depth--
-				i++
-			case obj:
-				return dst, i, false, s.errChar(src, i, ctxObjectNext)
-			default:
-				return dst, i, false, s.errChar(src, i, ctxArrayNext)
-			}
-		case stString, stKeyString:
-			if i, done, err = s.str(src, i); !done {
-				goto out
-			}
-			if st == stKeyString {
-				st = stColon
-				continue
-			}
-		case stNumber:
-			if i, done, err = s.number(src, i); !done {
-				goto out
-			}
-		case stLiteral:
-			if i, done, err = s.literal(src, i); !done {
-				goto out
-			}
-		default:
-			return dst, i, false, s.errChar(src, i, ctxTop)
-		}
-		// A value or a container ended here.
-		st = s.after()
-		if s.depth == s.base {
-			s.inValue, s.state = false, st
-			if copy {
-				dst = append(dst, src[run:i]...)
-			}
-			return dst, i, true, nil
-		}
+	var c byte
+	obj := s.depth > 0 && s.inObject() // the innermost container is an object
+
+	switch s.state {
+	case stValue:
+		goto value
+	case stValueOrEnd:
+		goto arrayFirst
+	case stKeyOrEnd:
+		goto objectFirst
+	case stKey:
+		goto key
+	case stColon:
+		goto colon
+	case stNext:
+		goto next
+	case stString:
+		goto resumeString
+	case stKeyString:
+		goto resumeKey
+	case stNumber:
+		goto resumeNumber
+	case stLiteral:
+		goto resumeLiteral
 	}
-out:
+	if i < n {
+		return dst, i, false, s.errChar(src, i, ctxTop)
+	}
+	return dst, i, false, nil
+
+value:
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stValue
+		goto out
+	}
+	switch c = src[i]; c {
+	case '"':
+		s.esc, s.u8 = escNone, u8Clean
+		if i, done, err = s.str(src, i+1); !done {
+			s.state = stString
+			goto out
+		}
+		goto scalarDone
+	case '{':
+		if err = s.push(true, i); err != nil {
+			return dst, i, false, err
+		}
+		obj = true
+		i++
+		goto objectFirst
+	case '[':
+		if err = s.push(false, i); err != nil {
+			return dst, i, false, err
+		}
+		obj = false
+		i++
+		goto arrayFirst
+	case 't', 'f', 'n':
+		if i, done, err = s.startLiteral(src, i); !done {
+			s.state = stLiteral
+			goto out
+		}
+		goto scalarDone
+	}
+	if j := numberEnd(src, i); j > 0 {
+		i = j
+		goto scalarDone
+	}
+	if !isDigit(c) && c != '-' {
+		return dst, i, false, s.errChar(src, i, ctxValue)
+	}
+	s.num = numBegin
+	if i, done, err = s.number(src, i); !done {
+		s.state = stNumber
+		goto out
+	}
+	goto scalarDone
+
+arrayFirst: // after '[': a value or ']'
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stValueOrEnd
+		goto out
+	}
+	if src[i] != ']' {
+		goto value
+	}
+	i++
+	goto closed
+
+objectFirst: // after '{': a key or '}'
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stKeyOrEnd
+		goto out
+	}
+	if src[i] != '}' {
+		goto key
+	}
+	i++
+	goto closed
+
+key:
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stKey
+		goto out
+	}
+	if src[i] != '"' {
+		return dst, i, false, s.errChar(src, i, ctxKey)
+	}
+	s.esc, s.u8 = escNone, u8Clean
+	if i, done, err = s.str(src, i+1); !done {
+		s.state = stKeyString
+		goto out
+	}
+
+colon:
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stColon
+		goto out
+	}
+	if src[i] != ':' {
+		return dst, i, false, s.errChar(src, i, ctxColon)
+	}
+	i++
+	goto value
+
+closed: // a container ended at src[i-1]
+	s.depth--
+	if s.depth > 0 {
+		obj = s.inObject()
+	}
+
+scalarDone: // a value ended at src[i-1]
+	if s.depth == s.base {
+		s.inValue, s.state = false, s.after()
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		return dst, i, true, nil
+	}
+
+next: // after a value in a container: ',' or the closing bracket
+	if i < n && src[i] <= ' ' {
+		if copy {
+			dst = append(dst, src[run:i]...)
+		}
+		i = skipSpace(src, i)
+		run = i
+	}
+	if i == n {
+		s.state = stNext
+		goto out
+	}
+	switch c = src[i]; {
+	case c == ',':
+		i++
+		if obj {
+			goto key
+		}
+		goto value
+	case c == '}' && obj, c == ']' && !obj:
+		i++
+		goto closed
+	case obj:
+		return dst, i, false, s.errChar(src, i, ctxObjectNext)
+	default:
+		return dst, i, false, s.errChar(src, i, ctxArrayNext)
+	}
+
+resumeString:
+	if i, done, err = s.str(src, i); !done {
+		goto out
+	}
+	goto scalarDone
+
+resumeKey:
+	if i, done, err = s.str(src, i); !done {
+		goto out
+	}
+	goto colon
+
+resumeNumber:
+	if i, done, err = s.number(src, i); !done {
+		goto out
+	}
+	goto scalarDone
+
+resumeLiteral:
+	if i, done, err = s.literal(src, i); !done {
+		goto out
+	}
+	goto scalarDone
+
+out: // the window ended, or a token failed
 	if err != nil {
 		return dst, i, false, err
 	}
-	s.state = st
 	if copy {
 		dst = append(dst, src[run:i]...)
 	}
@@ -179,7 +261,7 @@ out:
 // JSON whitespace. Runs of spaces, as in indented documents, go 8 at a time.
 func skipSpace(src []byte, i int) int {
 	for i < len(src) {
-		if c := src[i]; c > ' ' || !space[c] {
+		if !space[src[i]] {
 			return i
 		}
 		if i+8 <= len(src) && binary.LittleEndian.Uint64(src[i:]) == ' '*lsb {
