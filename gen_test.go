@@ -1,6 +1,7 @@
 package jsonmask_test
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strings"
 )
@@ -225,4 +226,16 @@ func (g *gen) canaryMember(marker string) {
 		`{"user":"` + marker + `","id":{"` + marker + `":1}}`, `"\u0043ANARY"`, `[[["` + marker + `"]]]`,
 	}[g.rng.IntN(6)]
 	g.sb.WriteString(v)
+}
+
+// damageCanary breaks doc without moving members between kept and dropped
+// places: it cuts the end off, or puts a byte that is invalid in a string
+// into one of the marked (dropped) values.
+func (g *gen) damageCanary(doc []byte, marker string) []byte {
+	out := append([]byte{}, doc...)
+	if at := bytes.LastIndex(out, []byte(marker)); at >= 0 && g.rng.IntN(2) == 0 {
+		out[at+1] = "\x01\xff\xc3\n"[g.rng.IntN(4)]
+		return out
+	}
+	return out[:g.rng.IntN(len(out)+1)]
 }

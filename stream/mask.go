@@ -54,7 +54,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				if f.entry == compile.NoEntry {
 					if c := src[i]; c != '{' && c != '[' {
 						var ok bool
-						if _, i, ok = m.sc.Scalar(nil, src, i, false); ok {
+						if i, ok = m.sc.Scalar(src, i, false); ok {
 							continue
 						}
 					}
@@ -124,14 +124,17 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			if m.cfg.Trusted {
 				i, done, err = m.sc.SkipTrusted(src, i)
 			} else {
-				_, i, done, err = m.sc.Value(nil, src, i, false)
+				i, done, err = m.sc.Value(src, i, false)
 			}
 			if !done {
 				return dst, i, m.fail(err)
 			}
 			m.op = opToken
 		case opCopy:
-			if dst, i, done, err = m.sc.Value(dst, src, i, true); !done {
+			m.sc.Out = dst
+			i, done, err = m.sc.Value(src, i, true)
+			dst, m.sc.Out = m.sc.Out, nil
+			if !done {
 				return dst, i, m.fail(err)
 			}
 			m.op = opToken
@@ -166,7 +169,10 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 	}
 	if m.op == opCopy && k.IsScalar() {
 		var ok bool
-		if dst, i, ok = m.sc.Scalar(dst, src, i, true); ok {
+		m.sc.Out = dst
+		i, ok = m.sc.Scalar(src, i, true)
+		dst, m.sc.Out = m.sc.Out, nil
+		if ok {
 			m.op = opToken
 		}
 		return dst, i, nil

@@ -49,6 +49,9 @@ type Scanner struct {
 	Base int64
 	// MaxDepth is the nesting limit that Reset installed.
 	MaxDepth int
+	// Out receives what Value and Scalar copy. The caller lends it its
+	// output buffer for the call and takes it back after.
+	Out []byte
 
 	state  uint8
 	esc    uint8 // escape progress in a string (escNone, escBackslash, escHex0+n)
@@ -360,33 +363,33 @@ func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped b
 }
 
 // Scalar consumes the string, number or literal that starts at src[i] (after
-// Peek or Member), copying it to dst when copy is true, when it ends inside
+// Peek or Member), copying it to s.Out when copy is true, when it ends inside
 // the window. Otherwise it consumes nothing and returns done false: the caller
 // goes on with Value, which resumes across windows and reports errors.
-func (s *Scanner) Scalar(dst, src []byte, i int, copy bool) ([]byte, int, bool) {
+func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 	j := 0
 	switch c := src[i]; c {
 	case '"':
 		end, done, err := s.str(src, i+1)
 		if !done || err != nil {
 			s.esc, s.u8 = escNone, u8Clean
-			return dst, i, false
+			return i, false
 		}
 		j = end
 	case 't', 'f', 'n':
 		b, e := literalSpan(c)
 		if l := int(e - b); i+l > len(src) || string(src[i:i+l]) != literals[b:e] {
-			return dst, i, false
+			return i, false
 		}
 		j = i + int(e-b)
 	default:
 		if j = numberEnd(src, i); j == 0 {
-			return dst, i, false
+			return i, false
 		}
 	}
 	s.state = s.after()
 	if copy {
-		dst = append(dst, src[i:j]...)
+		s.Out = append(s.Out, src[i:j]...)
 	}
-	return dst, j, true
+	return j, true
 }

@@ -40,7 +40,10 @@ func byValue(doc []byte, window int, copy bool) ([]byte, error) {
 				}
 				started = true
 			}
-			if out, i, done, err = s.Value(out, w, i, copy); err != nil {
+			s.Out = out
+			i, done, err = s.Value(w, i, copy)
+			out = s.Out
+			if err != nil {
 				return out, err
 			}
 		}
@@ -269,7 +272,7 @@ func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
 			if trusted {
 				i, done, err = s.SkipTrusted(w, i)
 			} else {
-				_, i, done, err = s.Value(nil, w, i, false)
+				i, done, err = s.Value(w, i, false)
 			}
 			if err != nil {
 				t.Fatalf("%q: %v", doc, err)

@@ -7,20 +7,25 @@ import (
 
 // Value consumes one whole value, validating all of it: the value that starts
 // at src[i] (found with [Scanner.Peek]), or the rest of the value that the last
-// call left unfinished. When copy is true the value's bytes are appended to dst
-// without the whitespace between its tokens (SPEC O1), in runs: one append per
-// stretch between two whitespace runs. It returns done when the value is
-// complete, or len(src) and done false when the window ends first.
+// call left unfinished. When copy is true the value's bytes are appended to
+// s.Out without the whitespace between its tokens (SPEC O1), in runs: one
+// append per stretch between two whitespace runs. It returns done when the
+// value is complete, or len(src) and done false when the window ends first.
 //
 // The states are labels and the transitions gotos: a direct branch per token
-// rather than a dispatch through a switch, which is what makes this loop fast.
-func (s *Scanner) Value(dst, src []byte, i int, copy bool) (_ []byte, _ int, done bool, err error) {
+// rather than a dispatch through a switch. Few variables live across them
+// (the output is a field, errors return at once), so that they stay in
+// registers: that is what makes this loop fast.
+func (s *Scanner) Value(src []byte, i int, copy bool) (int, bool, error) {
 	if !s.inValue {
 		s.inValue, s.base = true, s.depth
 	}
-	n := len(src)
 	run := i // start of the bytes not yet copied
-	var c byte
+	var (
+		c    byte
+		done bool
+		err  error
+	)
 	obj := s.depth > 0 && s.inObject() // the innermost container is an object
 
 	switch s.state {
@@ -45,47 +50,67 @@ func (s *Scanner) Value(dst, src []byte, i int, copy bool) (_ []byte, _ int, don
 	case stLiteral:
 		goto resumeLiteral
 	}
-	if i < n {
-		return dst, i, false, s.errChar(src, i, ctxTop)
+	if i < len(src) {
+		return i, false, s.errChar(src, i, ctxTop)
 	}
-	return dst, i, false, nil
+	return i, false, nil
 
 value:
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stValue
 		goto out
 	}
 	switch c = src[i]; c {
 	case '"':
+		// Most strings are plain: run over them here, a word at a time, and
+		// call str only from the first escape, control or non-ASCII byte.
+		i++
+		for i+8 <= len(src) {
+			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i < len(src) && src[i] == '"' {
+			i++
+			goto scalarDone
+		}
 		s.esc, s.u8 = escNone, u8Clean
-		if i, done, err = s.str(src, i+1); !done {
+		if i, done, err = s.str(src, i); !done {
+			if err != nil {
+				return i, false, err
+			}
 			s.state = stString
 			goto out
 		}
 		goto scalarDone
 	case '{':
 		if err = s.push(true, i); err != nil {
-			return dst, i, false, err
+			return i, false, err
 		}
 		obj = true
 		i++
 		goto objectFirst
 	case '[':
 		if err = s.push(false, i); err != nil {
-			return dst, i, false, err
+			return i, false, err
 		}
 		obj = false
 		i++
 		goto arrayFirst
 	case 't', 'f', 'n':
 		if i, done, err = s.startLiteral(src, i); !done {
+			if err != nil {
+				return i, false, err
+			}
 			s.state = stLiteral
 			goto out
 		}
@@ -96,24 +121,27 @@ value:
 		goto scalarDone
 	}
 	if !isDigit(c) && c != '-' {
-		return dst, i, false, s.errChar(src, i, ctxValue)
+		return i, false, s.errChar(src, i, ctxValue)
 	}
 	s.num = numBegin
 	if i, done, err = s.number(src, i); !done {
+		if err != nil {
+			return i, false, err
+		}
 		s.state = stNumber
 		goto out
 	}
 	goto scalarDone
 
 arrayFirst: // after '[': a value or ']'
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stValueOrEnd
 		goto out
 	}
@@ -124,14 +152,14 @@ arrayFirst: // after '[': a value or ']'
 	goto closed
 
 objectFirst: // after '{': a key or '}'
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stKeyOrEnd
 		goto out
 	}
@@ -142,40 +170,55 @@ objectFirst: // after '{': a key or '}'
 	goto closed
 
 key:
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stKey
 		goto out
 	}
 	if src[i] != '"' {
-		return dst, i, false, s.errChar(src, i, ctxKey)
+		return i, false, s.errChar(src, i, ctxKey)
+	}
+	i++
+	for i+8 <= len(src) {
+		if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		i += 8
+	}
+	if i < len(src) && src[i] == '"' {
+		i++
+		goto colon
 	}
 	s.esc, s.u8 = escNone, u8Clean
-	if i, done, err = s.str(src, i+1); !done {
+	if i, done, err = s.str(src, i); !done {
+		if err != nil {
+			return i, false, err
+		}
 		s.state = stKeyString
 		goto out
 	}
 
 colon:
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stColon
 		goto out
 	}
 	if src[i] != ':' {
-		return dst, i, false, s.errChar(src, i, ctxColon)
+		return i, false, s.errChar(src, i, ctxColon)
 	}
 	i++
 	goto value
@@ -190,20 +233,20 @@ scalarDone: // a value ended at src[i-1]
 	if s.depth == s.base {
 		s.inValue, s.state = false, s.after()
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
-		return dst, i, true, nil
+		return i, true, nil
 	}
 
 next: // after a value in a container: ',' or the closing bracket
-	if i < n && src[i] <= ' ' {
+	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			dst = append(dst, src[run:i]...)
+			s.Out = append(s.Out, src[run:i]...)
 		}
 		i = skipSpace(src, i)
 		run = i
 	}
-	if i == n {
+	if i == len(src) {
 		s.state = stNext
 		goto out
 	}
@@ -218,9 +261,9 @@ next: // after a value in a container: ',' or the closing bracket
 		i++
 		goto closed
 	case obj:
-		return dst, i, false, s.errChar(src, i, ctxObjectNext)
+		return i, false, s.errChar(src, i, ctxObjectNext)
 	default:
-		return dst, i, false, s.errChar(src, i, ctxArrayNext)
+		return i, false, s.errChar(src, i, ctxArrayNext)
 	}
 
 resumeString:
@@ -249,12 +292,12 @@ resumeLiteral:
 
 out: // the window ended, or a token failed
 	if err != nil {
-		return dst, i, false, err
+		return i, false, err
 	}
 	if copy {
-		dst = append(dst, src[run:i]...)
+		s.Out = append(s.Out, src[run:i]...)
 	}
-	return dst, i, false, nil
+	return i, false, nil
 }
 
 // skipSpace returns the index of the first byte at or after i that is not

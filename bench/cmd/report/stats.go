@@ -64,7 +64,7 @@ func (r *results) medianAllocs(c cell) float64 {
 func (r *results) maxAllocs(c cell) float64 {
 	m := math.NaN()
 	for _, rn := range r.runs[c] {
-		if rn.hasAllocs && !(rn.allocsPerOp <= m) {
+		if rn.hasAllocs && (math.IsNaN(m) || rn.allocsPerOp > m) {
 			m = rn.allocsPerOp
 		}
 	}
