@@ -137,7 +137,7 @@ func EscapePointer(key string) string { return escapePointer(key) }
 // build sorts each node's keys, rejects duplicates (SPEC M4) and builds one
 // radix trie per node, iteratively: no recursion on the mask's shape.
 func build(members [][]member, paths []string) (*Program, error) {
-	p := &Program{roots: make([]int32, len(members))}
+	p := &Program{roots: make([]int32, len(members)), filters: make([]filter, len(members))}
 	type group struct {
 		lo, hi, pos int
 		state       int32
@@ -161,6 +161,7 @@ func build(members [][]member, paths []string) (*Program, error) {
 		for _, m := range sorted {
 			p.entries = append(p.entries, Entry{Key: m.key, Node: m.node})
 			p.maxKey = max(p.maxKey, len(m.key))
+			p.filters[n].add(m.key)
 		}
 		p.roots[n] = p.newState()
 		if len(sorted) == 0 {

@@ -20,12 +20,35 @@ type Entry struct {
 
 // Program is a compiled mask. Node 0 is the mask's root object.
 type Program struct {
-	roots   []int32 // per node, its trie's first state
+	roots   []int32  // per node, its trie's first state
+	filters []filter // per node, a quick test that most keys it does not name fail
 	states  []state
 	edges   []byte  // per edge, the byte that takes it
 	targets []int32 // per edge, the state it leads to
 	entries []Entry
 	maxKey  int
+}
+
+// filter holds the lengths and the first bytes of a node's keys: a key whose
+// length or first byte is not among them cannot match, which is what most keys
+// of a response are. Lengths from 63 up share the last bit.
+type filter struct {
+	lengths uint64
+	first   [4]uint64
+}
+
+func (f *filter) add(key string) {
+	f.lengths |= 1 << min(len(key), 63)
+	if len(key) > 0 {
+		f.first[key[0]>>6] |= 1 << (key[0] & 63)
+	}
+}
+
+func (f *filter) admits(key []byte) bool {
+	if f.lengths&(1<<min(len(key), 63)) == 0 {
+		return false
+	}
+	return len(key) == 0 || f.first[key[0]>>6]&(1<<(key[0]&63)) != 0
 }
 
 // state is a node of a radix trie: on entering it the key must go on with
@@ -51,6 +74,9 @@ func (p *Program) MaxKeyLen() int { return p.maxKey }
 // Lookup walks node's trie with the unescaped bytes of a key and returns the
 // entry of the mask member it names, or NoEntry. It does not allocate.
 func (p *Program) Lookup(node int32, key []byte) int32 {
+	if !p.filters[node].admits(key) {
+		return NoEntry
+	}
 	s := &p.states[p.roots[node]]
 	for {
 		n := len(s.label)

@@ -308,12 +308,8 @@ const (
 // nothing, and the caller goes on with Next and Peek, which report errors
 // precisely.
 func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped bool, r int) {
-	n := len(src)
-	j := i
-	for j < n && space[src[j]] {
-		j++
-	}
-	if j >= n {
+	j := skipSpace(src, i)
+	if j >= len(src) {
 		return 0, 0, 0, false, MemberSlow
 	}
 	switch s.state {
@@ -326,8 +322,7 @@ func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped b
 			}
 			return 0, 0, 0, false, MemberSlow
 		}
-		for j++; j < n && space[src[j]]; j++ {
-		}
+		j = skipSpace(src, j+1)
 	case stKeyOrEnd:
 		if src[j] == '}' {
 			s.depth--
@@ -338,28 +333,32 @@ func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped b
 	default:
 		return 0, 0, 0, false, MemberSlow
 	}
-	if j >= n || src[j] != '"' {
+	if j >= len(src) || src[j] != '"' {
 		return 0, 0, 0, false, MemberSlow
 	}
 	keyStart = j
-	s.escaped = false
-	end, done, err := s.str(src, j+1)
-	if !done || err != nil {
-		s.esc, s.u8 = escNone, u8Clean
+	end := plainEnd(src, j+1)
+	if end < len(src) && src[end] == '"' {
+		end++
+	} else {
+		s.escaped = false
+		var done bool
+		var err error
+		if end, done, err = s.str(src, end); !done || err != nil {
+			s.esc, s.u8 = escNone, u8Clean
+			return 0, 0, 0, false, MemberSlow
+		}
+		escaped = s.escaped
+	}
+	j = skipSpace(src, end)
+	if j >= len(src) || src[j] != ':' {
 		return 0, 0, 0, false, MemberSlow
 	}
-	for j = end; j < n && space[src[j]]; j++ {
-	}
-	if j >= n || src[j] != ':' {
-		return 0, 0, 0, false, MemberSlow
-	}
-	for j++; j < n && space[src[j]]; j++ {
-	}
-	if j >= n {
+	if j = skipSpace(src, j+1); j >= len(src) {
 		return 0, 0, 0, false, MemberSlow
 	}
 	s.state = stValue
-	return keyStart, end, j, s.escaped, MemberOK
+	return keyStart, end, j, escaped, MemberOK
 }
 
 // Scalar consumes the string, number or literal that starts at src[i] (after
@@ -370,7 +369,11 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 	j := 0
 	switch c := src[i]; c {
 	case '"':
-		end, done, err := s.str(src, i+1)
+		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
+			j++
+			break
+		}
+		end, done, err := s.str(src, j)
 		if !done || err != nil {
 			s.esc, s.u8 = escNone, u8Clean
 			return i, false

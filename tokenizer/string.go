@@ -81,6 +81,20 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 	}
 }
 
+// plainEnd returns the index of the first byte at or after i that is not
+// plain string content ('"', '\\', a control or non-ASCII byte), or the
+// index where fewer than 8 bytes remain, whichever comes first: the caller
+// checks for the closing quote and calls str for anything else.
+func plainEnd(src []byte, i int) int {
+	for i+8 <= len(src) {
+		if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
+}
+
 // strSlow consumes, a byte at a time, the rest of an escape or of a UTF-8
 // sequence that the fast loop could not finish in one step.
 func (s *Scanner) strSlow(src []byte, i int) (int, error) {

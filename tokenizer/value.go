@@ -71,15 +71,7 @@ value:
 	case '"':
 		// Most strings are plain: run over them here, a word at a time, and
 		// call str only from the first escape, control or non-ASCII byte.
-		i++
-		for i+8 <= len(src) {
-			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i < len(src) && src[i] == '"' {
+		if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 			i++
 			goto scalarDone
 		}
@@ -184,15 +176,7 @@ key:
 	if src[i] != '"' {
 		return i, false, s.errChar(src, i, ctxKey)
 	}
-	i++
-	for i+8 <= len(src) {
-		if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-			i += bits.TrailingZeros64(m) >> 3
-			break
-		}
-		i += 8
-	}
-	if i < len(src) && src[i] == '"' {
+	if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 		i++
 		goto colon
 	}
@@ -301,17 +285,24 @@ out: // the window ended, or a token failed
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace. Runs of spaces, as in indented documents, go 8 at a time.
+// JSON whitespace. A run of spaces, as in indented documents, is measured a
+// word at a time: the first byte of the word that differs from ' '.
 func skipSpace(src []byte, i int) int {
 	for i < len(src) {
-		if !space[src[i]] {
-			return i
+		if c := src[i]; c != ' ' {
+			if !space[c] {
+				return i
+			}
+			i++
+		} else if i+8 <= len(src) {
+			if x := binary.LittleEndian.Uint64(src[i:]) ^ ' '*lsb; x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+			} else {
+				i += 8
+			}
+		} else {
+			i++
 		}
-		if i+8 <= len(src) && binary.LittleEndian.Uint64(src[i:]) == ' '*lsb {
-			i += 8
-			continue
-		}
-		i++
 	}
 	return i
 }
