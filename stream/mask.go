@@ -51,19 +51,19 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				f.member, f.entry = true, m.lookup(f.node, key, escaped)
 				m.key, m.keyInSrc, m.keyOver = key, true, false
 				i = at
+				k := tokenizer.ValueKind(src[i])
+				if k == tokenizer.None {
+					m.op = opValue // Peek reports the error, as on the slow path
+					continue
+				}
 				if f.entry == compile.NoEntry {
-					if c := src[i]; c != '{' && c != '[' {
+					if k.IsScalar() {
 						var ok bool
 						if i, ok = m.sc.Scalar(src, i, false); ok {
 							continue
 						}
 					}
 					m.op = opSkip
-					continue
-				}
-				k := tokenizer.ValueKind(src[i])
-				if k == tokenizer.None {
-					m.op = opValue // Peek reports the error
 					continue
 				}
 				if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true); err != nil {

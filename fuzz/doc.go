@@ -1,0 +1,17 @@
+// Package fuzz holds jsonmask's fuzz targets (go test -fuzz), which check
+// properties rather than examples:
+//
+//   - FuzzMask: no panic; the same output and the same verdict streamed at
+//     any split as in memory; the same as the reference masker; valid output
+//     for valid input and a verdict that agrees with encoding/json; masking
+//     the output again changes nothing; the keep-everything mask gives the
+//     compacted input.
+//   - FuzzCanary: a dropped member's bytes never reach the output, on success
+//     or on error, at any split.
+//   - FuzzCompile: any bytes either compile or fail with a *MaskError.
+//
+// Seeds come from the conformance cases and JSONTestSuite; inputs the fuzzer
+// found that once failed are kept under testdata/fuzz. Run one target with
+//
+//	go test ./fuzz -run '^$' -fuzz '^FuzzMask$' -fuzztime 1h
+package fuzz

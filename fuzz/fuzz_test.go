@@ -1,0 +1,293 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/fallback"
+)
+
+// Option bits of the fuzzers' flags argument.
+const (
+	optArrays = 1 << iota
+	optDropMismatched
+	optTrusted
+	optNDJSON
+)
+
+func options(flags uint8) ([]jsonmask.Option, fallback.Options) {
+	ref := fallback.Options{Arrays: flags&optArrays != 0, DropMismatched: flags&optDropMismatched != 0, NDJSON: flags&optNDJSON != 0}
+	return []jsonmask.Option{
+		jsonmask.WithArrays(ref.Arrays), jsonmask.WithDropMismatched(ref.DropMismatched),
+		jsonmask.WithTrustedInput(flags&optTrusted != 0), jsonmask.WithNDJSON(ref.NDJSON),
+	}, ref
+}
+
+// splitReader yields data in reads whose sizes cycle through splits (each
+// byte a size from 1 to 256).
+type splitReader struct {
+	data   []byte
+	splits []byte
+	k      int
+}
+
+func (r *splitReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	size := 1
+	if len(r.splits) > 0 {
+		size = int(r.splits[r.k%len(r.splits)]) + 1
+		r.k++
+	}
+	n := copy(p[:min(len(p), size)], r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func streamed(m *jsonmask.Mask, doc, splits []byte) ([]byte, error) {
+	var out bytes.Buffer
+	_, err := m.Copy(&out, &splitReader{data: doc, splits: splits})
+	return out.Bytes(), err
+}
+
+// written pushes doc through NewWriter in pieces cut by splits.
+func written(m *jsonmask.Mask, doc, splits []byte) ([]byte, error) {
+	var out bytes.Buffer
+	w := m.NewWriter(&out)
+	for k := 0; len(doc) > 0; k++ {
+		n := min(len(doc), int(splits[k%len(splits)])+1)
+		if _, err := w.Write(doc[:n]); err != nil {
+			return out.Bytes(), err
+		}
+		doc = doc[n:]
+	}
+	err := w.Close()
+	return out.Bytes(), err
+}
+
+// masked reports whether doc is a body that a mask with these options masks
+// (SPEC B1), and returns it without its byte-order mark.
+func masked(doc []byte, arrays bool) ([]byte, bool) {
+	body := bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF"))
+	t := bytes.TrimLeft(body, " \t\r\n")
+	return body, len(t) > 0 && (t[0] == '{' || t[0] == '[' && arrays)
+}
+
+// validJSON is the independent verdict: encoding/json's grammar (and its
+// nesting limit, the same as jsonmask's default) plus UTF-8, which
+// encoding/json does not check.
+func validJSON(b []byte) bool { return json.Valid(b) && utf8.Valid(b) }
+
+// validOutput checks output with fastjson, a third reader, where its own
+// nesting limit allows.
+func validOutput(out []byte) bool {
+	if err := fastjson.ValidateBytes(out); err != nil && !strings.Contains(err.Error(), "too big depth") {
+		return false
+	}
+	return validJSON(out)
+}
+
+func FuzzMask(f *testing.F) {
+	masks, inputs := conformanceSeeds(f)
+	suite := suiteSeeds(f)
+	for i, in := range append(inputs, suite...) {
+		f.Add(in, masks[i%len(masks)], []byte{byte(i), 3, 0}, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
+		opts, ref := options(flags)
+		m, err := jsonmask.Compile(mask, opts...)
+		if err != nil {
+			var me *jsonmask.MaskError
+			if !errors.As(err, &me) {
+				t.Fatalf("Compile: %T %v", err, err)
+			}
+			return
+		}
+		out, err := m.Append(nil, doc)
+		if err != nil {
+			var se *jsonmask.SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(doc)) {
+				t.Fatalf("Append: %T %v", err, err)
+			}
+		}
+
+		// SPEC S1: streaming at the fuzzer's splits, and a byte at a time.
+		if sout, serr := streamed(m, doc, splits); (serr != nil) != (err != nil) || err == nil && !bytes.Equal(sout, out) {
+			t.Fatalf("Copy at splits %v: %q, %v\nAppend: %q, %v", splits, sout, serr, out, err)
+		} else if err != nil && serr.Error() != err.Error() {
+			t.Fatalf("Copy error %q, Append error %q", serr, err)
+		}
+		if len(splits) > 0 {
+			if wout, werr := written(m, doc, splits); (werr != nil) != (err != nil) || err == nil && !bytes.Equal(wout, out) {
+				t.Fatalf("NewWriter at splits %v: %q, %v\nAppend: %q, %v", splits, wout, werr, out, err)
+			}
+		}
+		if len(doc) <= 512 {
+			if sout, serr := streamed(m, doc, nil); (serr != nil) != (err != nil) || err == nil && !bytes.Equal(sout, out) {
+				t.Fatalf("Copy a byte at a time: %q, %v\nAppend: %q, %v\ndoc %q mask %q flags %d", sout, serr, out, err, doc, mask, flags)
+			}
+		}
+
+		// The reference masker, which decodes into a tree.
+		want, werr := fallback.Reference(mask, doc, ref)
+		if flags&optTrusted == 0 || werr == nil {
+			if (werr != nil) != (err != nil) || err == nil && !bytes.Equal(out, want) {
+				t.Fatalf("reference: %q, %v\nmachine:   %q, %v", want, werr, out, err)
+			}
+		}
+		if ref.NDJSON || flags&optTrusted != 0 {
+			return
+		}
+
+		body, isMasked := masked(doc, ref.Arrays)
+		if !isMasked {
+			if err != nil || !bytes.Equal(out, doc) {
+				t.Fatalf("passthrough changed the body: %q, %v", out, err)
+			}
+			return
+		}
+		// An independent verdict on validity.
+		if valid := validJSON(body); valid != (err == nil) {
+			t.Fatalf("encoding/json says valid=%v, jsonmask says %v", valid, err)
+		}
+		if err != nil {
+			return
+		}
+		if !validOutput(out) {
+			t.Fatalf("invalid output %q", out)
+		}
+		// Masking is idempotent.
+		if again, err := m.Append(nil, out); err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("masking the output again: %q, %v; want %q", again, err, out)
+		}
+		// The keep-everything mask gives the compacted input.
+		if keepAll := keepAllMask(body); keepAll != nil {
+			all, err := jsonmask.Compile(keepAll)
+			if err != nil {
+				t.Fatalf("keep-all mask %s: %v", keepAll, err)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, body); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := all.Append(nil, body); err != nil || !bytes.Equal(got, compact.Bytes()) {
+				t.Fatalf("keep-all mask %s: %q, %v; want %q", keepAll, got, err, compact.Bytes())
+			}
+		}
+	})
+}
+
+// keepAllMask returns a mask that keeps every member of the object body, or
+// nil when body is not an object.
+func keepAllMask(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	keys := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		keys[tok.(string)] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+	mask := map[string]bool{}
+	for k := range keys {
+		if strings.ContainsRune(k, utf8.RuneError) {
+			return nil // perhaps a lone surrogate that encoding/json replaced: the key cannot be written back
+		}
+		mask[k] = true
+	}
+	b, _ := json.Marshal(mask)
+	return b
+}
+
+func FuzzCompile(f *testing.F) {
+	masks, _ := conformanceSeeds(f)
+	for _, m := range masks {
+		f.Add(m)
+	}
+	for _, doc := range suiteSeeds(f) {
+		f.Add(doc)
+	}
+	f.Fuzz(func(t *testing.T, mask []byte) {
+		m, err := jsonmask.Compile(mask)
+		if err != nil {
+			var me *jsonmask.MaskError
+			if !errors.As(err, &me) || me.Offset < 0 || me.Offset > int64(len(mask)) {
+				t.Fatalf("Compile(%q): %T %v", mask, err, err)
+			}
+			if wellFormedMask(mask) {
+				t.Fatalf("Compile(%q) rejected a well-formed mask: %v", mask, err)
+			}
+			return
+		}
+		if !wellFormedMask(mask) {
+			t.Fatalf("Compile(%q) accepted a mask that is not well formed", mask)
+		}
+		if _, err := m.Append(nil, []byte(`{"a":[1,{"b":2}],"c":"d"}`)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// wellFormedMask decides SPEC M1 to M4 with encoding/json: a valid JSON
+// object whose values are true or such objects, with no key twice.
+func wellFormedMask(mask []byte) bool {
+	if !validJSON(mask) {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(mask))
+	var walk func() bool
+	walk = func() bool { // the value after a key, or the root
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if tok == true {
+			return true
+		}
+		if tok != json.Delim('{') {
+			return false
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			key := k.(string)
+			if seen[key] || !utf8.ValidString(key) && strings.ContainsRune(key, utf8.RuneError) {
+				// encoding/json turns lone surrogates into U+FFFD, which can make
+				// two different keys look the same: let jsonmask decide those.
+				if seen[key] && !strings.ContainsRune(key, utf8.RuneError) {
+					return false
+				}
+			}
+			seen[key] = true
+			if !walk() {
+				return false
+			}
+		}
+		_, err = dec.Token()
+		return err == nil
+	}
+	if bytes.TrimLeft(mask, " \t\r\n")[0] != '{' {
+		return false
+	}
+	return walk()
+}
