@@ -47,7 +47,9 @@ func (m *Machine) fail(err error) error {
 
 // pointer builds, only when an error happens, the JSON Pointer of the member
 // or element being read at the masked levels. A dropped member is named when
-// its key is short enough to have been kept (keyCap).
+// its key is short enough to have been kept (keyCap). It depends only on the
+// grammar state, never on where windows end, so that every way of feeding
+// the input names the same member.
 func (m *Machine) pointer() string {
 	var b []byte
 	for n, f := range m.frames {
@@ -56,7 +58,8 @@ func (m *Machine) pointer() string {
 			if f.index >= 0 {
 				b = strconv.AppendInt(append(b, '/'), int64(f.index), 10)
 			}
-		case !f.member:
+		case !f.member, n == len(m.frames)-1 && m.sc.AtKey():
+			// No member yet, or the next member's key is being read.
 		case f.entry != compile.NoEntry:
 			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)
 		case n == len(m.frames)-1 && len(m.key) >= 2 && !m.keyOver && m.op != opKey:

@@ -396,3 +396,9 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 	}
 	return j, true
 }
+
+// AtKey reports whether the scanner is at or inside an object's key: the
+// member being read is not known yet.
+func (s *Scanner) AtKey() bool {
+	return s.state == stKey || s.state == stKeyString || s.state == stKeyOrEnd
+}
