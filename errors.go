@@ -12,8 +12,17 @@ import (
 // deeper than the limit (WithMaxDepth): test with errors.Is.
 var ErrMaxDepth = tokenizer.ErrMaxDepth
 
+// ErrInputTooLarge is wrapped by the error for an input longer than
+// WithMaxInputSize allows.
+var ErrInputTooLarge = stream.ErrInputTooLarge
+
+// ErrTokenTooLarge is wrapped by the error for a string or number longer than
+// WithMaxTokenSize allows.
+var ErrTokenTooLarge = tokenizer.ErrTokenTooLarge
+
 // SyntaxError is an input that a Mask rejected: it is not valid JSON (SPEC
-// V1), or it nests too deep (V2).
+// V1), it nests too deep (V2, ErrMaxDepth), or it breaks a size limit
+// (ErrInputTooLarge, ErrTokenTooLarge): test with errors.Is.
 type SyntaxError struct {
 	Offset  int64  // offset in the input of the byte where it went wrong, or its length if it ended early
 	Pointer string // JSON Pointer (RFC 6901) of the member being read, where known; "" at the top
@@ -25,7 +34,8 @@ type SyntaxError struct {
 // Error returns "jsonmask: <what> at offset N (<pointer>)".
 func (e *SyntaxError) Error() string { return e.msg }
 
-// Unwrap returns ErrMaxDepth for a document nested too deep, else nil.
+// Unwrap returns ErrMaxDepth, ErrInputTooLarge or ErrTokenTooLarge for an
+// input rejected by a limit, else nil.
 func (e *SyntaxError) Unwrap() error { return e.err }
 
 // MaskError is a mask that does not compile (SPEC M2 to M4).

@@ -42,7 +42,7 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	}
 	return &Mask{prog: prog, buf: c.bufferSize, cfg: stream.Config{
 		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted,
-		NDJSON: c.ndjson, MaxDepth: c.maxDepth,
+		NDJSON: c.ndjson, MaxDepth: c.maxDepth, MaxInput: c.maxInput, MaxToken: c.maxToken,
 	}}, nil
 }
 

@@ -10,6 +10,8 @@ type config struct {
 	arrays, dropMismatched, trusted, ndjson bool
 	maxDepth                                int
 	bufferSize                              int
+	maxInput                                int64
+	maxToken                                int
 }
 
 // DefaultBufferSize is the size of the window that streaming reads and masks
@@ -81,4 +83,36 @@ func WithBufferSize(n int) Option {
 // off; the input is one document.
 func WithNDJSON(on bool) Option {
 	return func(c *config) error { c.ndjson = on; return nil }
+}
+
+// WithMaxInputSize rejects an input longer than n bytes, masked or passed
+// through, with an error that wraps ErrInputTooLarge at offset n. Streaming
+// stops at the first window that crosses the limit, so a client that sends an
+// endless body costs at most n bytes of work. n must be at least 0. Default: 0,
+// no limit.
+func WithMaxInputSize(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return errors.New("jsonmask: WithMaxInputSize: size must be at least 0, got " + strconv.FormatInt(n, 10))
+		}
+		c.maxInput = n
+		return nil
+	}
+}
+
+// WithMaxTokenSize rejects, in a masked body, a string (key or value, quotes
+// included) or a number longer than n bytes, with an error that wraps
+// ErrTokenTooLarge at the offset where the token crosses the limit. Streaming
+// memory does not depend on token sizes anyway (SPEC S2); this is for
+// gateways that want to refuse absurd values early. With WithTrustedInput,
+// numbers inside dropped containers are not measured. n must be at least 0.
+// Default: 0, no limit.
+func WithMaxTokenSize(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return errors.New("jsonmask: WithMaxTokenSize: size must be at least 0, got " + strconv.Itoa(n))
+		}
+		c.maxToken = n
+		return nil
+	}
 }

@@ -21,14 +21,23 @@ const (
 	optDropMismatched
 	optTrusted
 	optNDJSON
+	optTokenLimit // strings and numbers of at most 12 bytes
+	optInputLimit // inputs of at most 96 bytes
 )
 
 func options(flags uint8) ([]jsonmask.Option, fallback.Options) {
 	ref := fallback.Options{Arrays: flags&optArrays != 0, DropMismatched: flags&optDropMismatched != 0, NDJSON: flags&optNDJSON != 0}
-	return []jsonmask.Option{
+	opts := []jsonmask.Option{
 		jsonmask.WithArrays(ref.Arrays), jsonmask.WithDropMismatched(ref.DropMismatched),
 		jsonmask.WithTrustedInput(flags&optTrusted != 0), jsonmask.WithNDJSON(ref.NDJSON),
-	}, ref
+	}
+	if flags&optTokenLimit != 0 {
+		opts = append(opts, jsonmask.WithMaxTokenSize(12))
+	}
+	if flags&optInputLimit != 0 {
+		opts = append(opts, jsonmask.WithMaxInputSize(96))
+	}
+	return opts, ref
 }
 
 // splitReader yields data in reads whose sizes cycle through splits (each
@@ -137,6 +146,9 @@ func FuzzMask(f *testing.F) {
 			}
 		}
 
+		if flags&(optTokenLimit|optInputLimit) != 0 {
+			return // the reference and the oracles know no limits
+		}
 		// The reference masker, which decodes into a tree.
 		want, werr := fallback.Reference(mask, doc, ref)
 		if flags&optTrusted == 0 || werr == nil {

@@ -36,7 +36,10 @@ func (m *Machine) fail(err error) error {
 	if err == nil {
 		return nil
 	}
-	te := err.(*tokenizer.Error)
+	te, ok := err.(*tokenizer.Error)
+	if !ok {
+		return err
+	}
 	e := &Error{Offset: te.Offset, Msg: te.Msg, Err: te.Err, Pointer: m.pointer()}
 	if m.cfg.NDJSON {
 		e.Line = m.line
@@ -58,7 +61,7 @@ func (m *Machine) pointer() string {
 			if f.index >= 0 {
 				b = strconv.AppendInt(append(b, '/'), int64(f.index), 10)
 			}
-		case !f.member, n == len(m.frames)-1 && m.sc.AtKey():
+		case !f.member, n == len(m.frames)-1 && (m.op == opToken || m.op == opKey) && m.sc.AtKey():
 			// No member yet, or the next member's key is being read.
 		case f.entry != compile.NoEntry:
 			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)

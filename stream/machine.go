@@ -2,6 +2,8 @@ package stream
 
 import (
 	"bytes"
+	"errors"
+	"strconv"
 
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -12,9 +14,15 @@ type Config struct {
 	Arrays         bool // SPEC B4: mask a body whose root is an array
 	DropMismatched bool // SPEC A6: drop scalars met by a nested mask
 	Trusted        bool // SPEC V4: skip dropped values checking only quoting and nesting
-	NDJSON         bool // SPEC S3: one document per line
-	MaxDepth       int  // SPEC V2: nesting limit, 0 for tokenizer.DefaultMaxDepth
+	NDJSON         bool  // SPEC S3: one document per line
+	MaxDepth       int   // SPEC V2: nesting limit, 0 for tokenizer.DefaultMaxDepth
+	MaxInput       int64 // the longest input accepted, in bytes; 0: no limit
+	MaxToken       int   // the longest string or number accepted, in bytes; 0: no limit
 }
+
+// ErrInputTooLarge is wrapped by the *Error for an input longer than
+// Config.MaxInput.
+var ErrInputTooLarge = errors.New("jsonmask: input too large")
 
 // Phases of a document.
 const (
@@ -85,6 +93,7 @@ func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 
 func (m *Machine) resetDoc() {
 	m.sc.Reset(m.cfg.MaxDepth)
+	m.sc.SetMaxToken(m.cfg.MaxToken)
 	m.phase, m.op = phLead, opToken
 	m.frames = m.frames[:0]
 	m.key, m.keyInSrc, m.keyOver = nil, false, false
@@ -94,6 +103,12 @@ func (m *Machine) resetDoc() {
 
 // Append masks src, a whole input, and appends the result to dst.
 func (m *Machine) Append(dst, src []byte) ([]byte, error) {
+	if m.overLimit(len(src)) {
+		// What lies before the limit goes first: an error there comes first,
+		// as when streaming.
+		dst, _, err := m.Write(dst, src)
+		return dst, err
+	}
 	if !m.cfg.NDJSON {
 		dst, _, err := m.doc(dst, src, true)
 		return dst, err
@@ -121,6 +136,21 @@ func (m *Machine) Append(dst, src []byte) ([]byte, error) {
 func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
 	if m.err != nil {
 		return dst, 0, m.err
+	}
+	if m.overLimit(len(src)) {
+		// Mask up to the limit, so that an error before it is reported first,
+		// then report the limit: the same error whatever the split.
+		var err error
+		for head := src[:m.cfg.MaxInput-m.off]; len(head) > 0 && err == nil; {
+			var n int
+			dst, n, err = m.Write(dst, head)
+			head = head[n:]
+		}
+		if err == nil {
+			m.err = &Error{Offset: m.cfg.MaxInput, Msg: "input longer than " + strconv.FormatInt(m.cfg.MaxInput, 10) + " bytes", Err: ErrInputTooLarge}
+			err = m.err
+		}
+		return dst, 0, err
 	}
 	if !m.cfg.NDJSON {
 		dst, n, err := m.doc(dst, src, false)
@@ -217,6 +247,9 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		_, i, err = m.sc.Peek(src, i)
 		err = m.fail(err)
 	}
+	if err == nil && m.phase == phMask && m.sc.TokenOpen() {
+		err = m.fail(m.sc.CheckToken(len(src)))
+	}
 	if err == nil && final && m.phase == phMask {
 		m.sc.Base = m.off
 		err = m.fail(m.sc.End(len(src)))
@@ -268,4 +301,9 @@ func (m *Machine) Small() bool {
 	const frameSize = 24
 	return cap(m.frames)*frameSize <= pooledCap && cap(m.keyBuf) <= pooledCap &&
 		cap(m.scratch) <= pooledCap && cap(m.lead.runs)*16 <= pooledCap && m.sc.Small()
+}
+
+// overLimit reports whether n more bytes take the input past Config.MaxInput.
+func (m *Machine) overLimit(n int) bool {
+	return m.cfg.MaxInput > 0 && m.off+int64(n) > m.cfg.MaxInput
 }

@@ -9,6 +9,10 @@ import (
 // than the scanner's MaxDepth.
 var ErrMaxDepth = errors.New("jsonmask: maximum nesting depth exceeded")
 
+// ErrTokenTooLarge is wrapped by the [Error] for a string or number longer
+// than the scanner's MaxToken.
+var ErrTokenTooLarge = errors.New("jsonmask: string or number too large")
+
 // Error is a syntax error at a byte offset. It is allocated only when a
 // document is rejected; scanning valid input allocates nothing.
 type Error struct {

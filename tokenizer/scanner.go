@@ -1,5 +1,10 @@
 package tokenizer
 
+import (
+	"math"
+	"strconv"
+)
+
 // Kind is the kind of a token, named by its first byte.
 type Kind byte
 
@@ -49,6 +54,9 @@ type Scanner struct {
 	Base int64
 	// MaxDepth is the nesting limit that Reset installed.
 	MaxDepth int
+	// MaxToken is the longest string (quotes included) or number accepted,
+	// in bytes; SetMaxToken installs it. Reset makes it unlimited.
+	MaxToken int
 	// Out receives what Value and Scalar copy. The caller lends it its
 	// output buffer for the call and takes it back after.
 	Out []byte
@@ -68,6 +76,8 @@ type Scanner struct {
 	base    int      // depth at which the current Value began
 	tdepth  int      // bracket depth inside a trusted skip
 	kinds   []uint64 // one bit per open container: 1 object, 0 array
+
+	tokStart int64 // offset in the input where the current string or number began
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -77,7 +87,16 @@ func (s *Scanner) Reset(maxDepth int) {
 		maxDepth = DefaultMaxDepth
 	}
 	kinds := s.kinds
-	*s = Scanner{MaxDepth: maxDepth, kinds: kinds}
+	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds}
+}
+
+// SetMaxToken limits the length of a single string or number to n bytes
+// (0: no limit); a longer one is an error that wraps ErrTokenTooLarge.
+func (s *Scanner) SetMaxToken(n int) {
+	if n <= 0 {
+		n = math.MaxInt
+	}
+	s.MaxToken = n
 }
 
 // Depth returns the number of containers open.
@@ -216,6 +235,7 @@ func (s *Scanner) Next(src []byte, i int) (Token, int, error) {
 		}
 		i = j
 		t = Token{Kind: k, Start: i}
+		s.tokStart = s.Base + int64(i)
 		switch k {
 		case ObjectStart, ArrayStart:
 			if err := s.push(k == ObjectStart, i); err != nil {
@@ -262,6 +282,11 @@ func (s *Scanner) Next(src []byte, i int) (Token, int, error) {
 	}
 	if err != nil {
 		return Token{}, i, err
+	}
+	if t.Kind == String || t.Kind == Number {
+		if err := s.CheckToken(i); err != nil {
+			return Token{}, i, err
+		}
 	}
 	t.End, t.More = i, !done
 	if done {
@@ -354,8 +379,8 @@ func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped b
 	if j >= len(src) || src[j] != ':' {
 		return 0, 0, 0, false, MemberSlow
 	}
-	if j = skipSpace(src, j+1); j >= len(src) {
-		return 0, 0, 0, false, MemberSlow
+	if j = skipSpace(src, j+1); j >= len(src) || end-keyStart > s.MaxToken {
+		return 0, 0, 0, false, MemberSlow // a key too long is for Next to report
 	}
 	s.state = stValue
 	return keyStart, end, j, escaped, MemberOK
@@ -390,6 +415,9 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 			return i, false
 		}
 	}
+	if j-i > s.MaxToken {
+		return i, false // too long: Value reports it
+	}
 	s.state = s.after()
 	if copy {
 		s.Out = append(s.Out, src[i:j]...)
@@ -401,4 +429,35 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 // member being read is not known yet.
 func (s *Scanner) AtKey() bool {
 	return s.state == stKey || s.state == stKeyString || s.state == stKeyOrEnd
+}
+
+// CheckToken reports a token, begun at s.tokStart, that already runs past
+// MaxToken at src[i] of the current window. The error's offset is where the
+// token crossed the limit, whatever the window, so that every split of the
+// input gives the same error.
+func (s *Scanner) CheckToken(i int) error {
+	if s.Base+int64(i)-s.tokStart <= int64(s.MaxToken) {
+		return nil
+	}
+	return s.errLimit()
+}
+
+func (s *Scanner) errLimit() error {
+	return &Error{Offset: s.tokStart + int64(s.MaxToken), Msg: "a string or number longer than " + strconv.Itoa(s.MaxToken) + " bytes", Err: ErrTokenTooLarge}
+}
+
+// tokenTooLong reports a token that began at src[start] and ends at src[end].
+func (s *Scanner) tokenTooLong(start, end int) error {
+	if end-start <= s.MaxToken {
+		return nil
+	}
+	s.tokStart = s.Base + int64(start)
+	return s.errLimit()
+}
+
+// TokenOpen reports whether the last window ended inside a string or number,
+// whose length the caller then checks with CheckToken.
+func (s *Scanner) TokenOpen() bool {
+	return s.state == stString || s.state == stKeyString || s.state == stNumber ||
+		s.trusted == tsString || s.trusted == tsScalar
 }

@@ -22,9 +22,10 @@ func (s *Scanner) Value(src []byte, i int, copy bool) (int, bool, error) {
 	}
 	run := i // start of the bytes not yet copied
 	var (
-		c    byte
-		done bool
-		err  error
+		c     byte
+		done  bool
+		err   error
+		start int // where the current string or number began
 	)
 	obj := s.depth > 0 && s.inObject() // the innermost container is an object
 
@@ -71,19 +72,20 @@ value:
 	case '"':
 		// Most strings are plain: run over them here, a word at a time, and
 		// call str only from the first escape, control or non-ASCII byte.
+		start = i
 		if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 			i++
-			goto scalarDone
+			goto tokenDone
 		}
 		s.esc, s.u8 = escNone, u8Clean
 		if i, done, err = s.str(src, i); !done {
 			if err != nil {
 				return i, false, err
 			}
-			s.state = stString
+			s.state, s.tokStart = stString, s.Base+int64(start)
 			goto out
 		}
-		goto scalarDone
+		goto tokenDone
 	case '{':
 		if err = s.push(true, i); err != nil {
 			return i, false, err
@@ -108,9 +110,10 @@ value:
 		}
 		goto scalarDone
 	}
+	start = i
 	if j := numberEnd(src, i); j > 0 {
 		i = j
-		goto scalarDone
+		goto tokenDone
 	}
 	if !isDigit(c) && c != '-' {
 		return i, false, s.errChar(src, i, ctxValue)
@@ -120,10 +123,10 @@ value:
 		if err != nil {
 			return i, false, err
 		}
-		s.state = stNumber
+		s.state, s.tokStart = stNumber, s.Base+int64(start)
 		goto out
 	}
-	goto scalarDone
+	goto tokenDone
 
 arrayFirst: // after '[': a value or ']'
 	if i < len(src) && src[i] <= ' ' {
@@ -176,17 +179,23 @@ key:
 	if src[i] != '"' {
 		return i, false, s.errChar(src, i, ctxKey)
 	}
+	start = i
 	if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 		i++
-		goto colon
+		goto keyDone
 	}
 	s.esc, s.u8 = escNone, u8Clean
 	if i, done, err = s.str(src, i); !done {
 		if err != nil {
 			return i, false, err
 		}
-		s.state = stKeyString
+		s.state, s.tokStart = stKeyString, s.Base+int64(start)
 		goto out
+	}
+
+keyDone:
+	if i-start > s.MaxToken {
+		return i, false, s.tokenTooLong(start, i)
 	}
 
 colon:
@@ -206,6 +215,12 @@ colon:
 	}
 	i++
 	goto value
+
+tokenDone: // a string or number that began at src[start] ended at src[i-1]
+	if i-start > s.MaxToken {
+		return i, false, s.tokenTooLong(start, i)
+	}
+	goto scalarDone
 
 closed: // a container ended at src[i-1]
 	s.depth--
@@ -254,17 +269,26 @@ resumeString:
 	if i, done, err = s.str(src, i); !done {
 		goto out
 	}
+	if err = s.CheckToken(i); err != nil {
+		return i, false, err
+	}
 	goto scalarDone
 
 resumeKey:
 	if i, done, err = s.str(src, i); !done {
 		goto out
 	}
+	if err = s.CheckToken(i); err != nil {
+		return i, false, err
+	}
 	goto colon
 
 resumeNumber:
 	if i, done, err = s.number(src, i); !done {
 		goto out
+	}
+	if err = s.CheckToken(i); err != nil {
+		return i, false, err
 	}
 	goto scalarDone
 
@@ -336,10 +360,14 @@ func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
 			default:
 				s.trusted = tsScalar
 			}
+			s.tokStart = s.Base + int64(i)
 			i++
 		case tsScalar:
 			for i < len(src) {
 				if c := src[i]; c == ',' || c == '}' || c == ']' || space[c] {
+					if err := s.CheckToken(i); err != nil {
+						return i, false, err
+					}
 					return s.trustedDone(i)
 				}
 				i++
@@ -348,6 +376,9 @@ func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
 			var ok bool
 			if i, ok = s.strTrusted(src, i); !ok {
 				return i, false, nil
+			}
+			if err := s.CheckToken(i); err != nil {
+				return i, false, err
 			}
 			if s.tdepth == 0 {
 				return s.trustedDone(i)
@@ -369,6 +400,7 @@ func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
 				case '"':
 					s.esc = escNone
 					s.trusted = tsString
+					s.tokStart = s.Base + int64(i)
 					i++
 					goto next
 				case '{', '[':
