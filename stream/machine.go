@@ -11,9 +11,9 @@ import (
 
 // Config says how a Machine masks.
 type Config struct {
-	Arrays         bool // SPEC B4: mask a body whose root is an array
-	DropMismatched bool // SPEC A6: drop scalars met by a nested mask
-	Trusted        bool // SPEC V4: skip dropped values checking only quoting and nesting
+	Arrays         bool  // SPEC B4: mask a body whose root is an array
+	DropMismatched bool  // SPEC A6: drop scalars met by a nested mask
+	Trusted        bool  // SPEC V4: skip dropped values checking only quoting and nesting
 	NDJSON         bool  // SPEC S3: one document per line
 	MaxDepth       int   // SPEC V2: nesting limit, 0 for tokenizer.DefaultMaxDepth
 	MaxInput       int64 // the longest input accepted, in bytes; 0: no limit
