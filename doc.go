@@ -66,8 +66,16 @@
 //   - Memory is bounded: streaming holds the window (WithBufferSize), a few
 //     bytes per nesting level, and at most 6 bytes per byte of the mask's
 //     longest key, whatever the size of the body or of any string in it. One
-//     exception: whitespace before the first byte of a body is kept, run-length
-//     encoded, until the body is classified, so that it can be passed through.
+//     exception: whitespace before the first byte of a body is kept, as runs
+//     (a gigabyte of spaces is a few bytes), until the body is classified, so
+//     that it can be passed through if it is not an object.
+//   - Time is linear in the input, whatever its shape: deep nesting, long
+//     strings, keys or numbers, many or duplicate keys.
+//   - Limits, off by default: WithMaxDepth (on, 10000), WithMaxInputSize for
+//     the whole input (a body that never ends costs at most that much work,
+//     and bounds the whitespace kept above) and WithMaxTokenSize for a single
+//     string or number. Their errors wrap ErrMaxDepth, ErrInputTooLarge and
+//     ErrTokenTooLarge. A gateway facing untrusted clients should set all three.
 //   - Error messages quote at most one byte of the body, and name members by
 //     their keys.
 //

@@ -50,6 +50,56 @@ func hostileCases() []hostileCase {
 		{name: "Keys/EscapedLong", mask: `{"a":true}`, in: []byte(`{"` + strings.Repeat(`\u0061`, 100_000) + `":1,"a":2}`), want: `{"a":2}`},
 		{name: "Keys/Duplicates", mask: `{"a":{"x":true}}`, in: []byte(`{"a":{"x":1,"y":2},"a":5,"a":{"y":3},"b":0}`), want: `{"a":{"x":1},"a":5,"a":{}}`},
 		{name: "Keys/ManyDuplicates", mask: `{"a":true}`, in: []byte("{" + strings.Repeat(`"a":1,`, 100_000) + `"a":2}`), want: "{" + strings.Repeat(`"a":1,`, 100_000) + `"a":2}`},
+		{name: "Deep/ObjectsInKept1e6", mask: `{"a":true}`, in: deep(`{"a":`, `{"a":`, 1_000_000), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/ArrayObjectKey", mask: `{"a":true}`, in: deep(`{"b":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/ArrayObjectKeyKept", mask: `{"a":true}`, in: deep(`{"a":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/ArrayObjectKeyMasked", mask: `{"a":{"":true}}`, in: deep(`{"a":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
+		{name: "UTF8/FF", mask: `{"a":true}`, in: []byte("{\"b\":\"\xff\"}"), err: errSyntax},
+		{name: "UTF8/OverlongC0AF", mask: `{"a":true}`, in: []byte("{\"a\":\"\xc0\xaf\"}"), err: errSyntax},
+		{name: "UTF8/SurrogateBytes", mask: `{"a":true}`, in: []byte("{\"b\":\"\xed\xa0\x80\"}"), err: errSyntax},
+		{name: "UTF8/InKey", mask: `{"a":true}`, in: []byte("{\"\xff\":1}"), err: errSyntax},
+		{name: "UTF8/Truncated", mask: `{"a":true}`, in: []byte("{\"a\":\"\xe6\x97\"}"), err: errSyntax},
+		{name: "UTF8/EscapedLoneSurrogateOK", mask: `{"a":true}`, in: []byte(`{"a":"\ud800","b":"\udfff"}`), want: `{"a":"\ud800"}`},
+		{name: "Control/NUL", mask: `{"a":true}`, in: []byte("{\"b\":\"a\x00b\",\"a\":1}"), err: errSyntax},
+		{name: "Control/Tab", mask: `{"a":true}`, in: []byte("{\"a\":\"a\tb\"}"), err: errSyntax},
+		{name: "Control/DEL", mask: `{"a":true}`, in: []byte("{\"a\":\"a\x7fb\"}"), want: "{\"a\":\"a\x7fb\"}"},
+		{name: "Grammar/LineComment", mask: `{"a":true}`, in: []byte("{\"a\":1 // secret\n}"), err: errSyntax},
+		{name: "Grammar/BlockComment", mask: `{"a":true}`, in: []byte(`{/* x */"a":1}`), err: errSyntax},
+		{name: "Grammar/TrailingCommaArray", mask: `{"a":true}`, in: []byte(`{"a":[1,2,]}`), err: errSyntax},
+		{name: "Grammar/TrailingCommaDropped", mask: `{"a":true}`, in: []byte(`{"b":{"c":1,},"a":1}`), err: errSyntax},
+		{name: "Grammar/SecondDocument", mask: `{"a":true}`, in: []byte(`{"a":1}{"secret":2}`), err: errSyntax},
+		{name: "Grammar/SecondDocumentAfterSpace", mask: `{"a":true}`, in: []byte("{\"a\":1}\n[2]"), err: errSyntax},
+		{name: "Grammar/LoneBackslashAtEnd", mask: `{"a":true}`, in: []byte(`{"a":"\`), err: errSyntax},
+		{name: "Grammar/LoneBackslashKey", mask: `{"a":true}`, in: []byte(`{"\`), err: errSyntax},
+		{name: "UTF16/LE", mask: `{"a":true}`, in: []byte("{\x00\"\x00a\x00\"\x00:\x001\x00}\x00"), err: errSyntax},
+		{name: "UTF16/LEWithBOM", mask: `{"a":true}`, in: []byte("\xff\xfe{\x00}\x00"), want: "\xff\xfe{\x00}\x00"},
+		{name: "UTF16/BE", mask: `{"a":true}`, in: []byte("\x00{\x00}"), want: "\x00{\x00}"},
+	}
+}
+
+// TestTruncatedEverywhere cuts a document that holds every kind of token, in
+// kept, dropped and masked places, at every byte: every prefix is rejected, in
+// every mode, and no output holds a byte of a dropped member.
+func TestTruncatedEverywhere(t *testing.T) {
+	doc := `{"keep":{"s":"a\"\u00e9\\z","n":-12.5e+3,"t":true,"f":false,"z":null,"é":[1,{}]},` +
+		`"drop":{"s":"SECRET\"\u00e9","n":-12.5e+3,"t":true,"f":false,"z":null,"x":[1,{}]},` +
+		`"m":[{"k":"v","SECRET":"SECRET"},"s",7,[{"k":1e2}]]}`
+	m := jsonmask.MustCompile(`{"keep":true,"m":{"k":true}}`)
+	if _, err := m.Append(nil, []byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	for cut := 1; cut < len(doc); cut++ {
+		in := []byte(doc[:cut])
+		for _, mode := range maskModes {
+			out, err := mode.mask(m, in)
+			var se *jsonmask.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("cut at %d (%q) %s: err = %v, want a *SyntaxError", cut, in, mode.name, err)
+			}
+			if bytes.Contains(out, []byte("SECRET")) {
+				t.Fatalf("cut at %d %s: output %q holds a dropped byte", cut, mode.name, out)
+			}
+		}
 	}
 }
 

@@ -300,7 +300,7 @@ const pooledCap = 64 << 10
 func (m *Machine) Small() bool {
 	const frameSize = 24
 	return cap(m.frames)*frameSize <= pooledCap && cap(m.keyBuf) <= pooledCap &&
-		cap(m.scratch) <= pooledCap && cap(m.lead.runs)*16 <= pooledCap && m.sc.Small()
+		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small()
 }
 
 // overLimit reports whether n more bytes take the input past Config.MaxInput.
