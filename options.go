@@ -42,10 +42,12 @@ func WithDropMismatched(on bool) Option {
 	return func(c *config) error { c.dropMismatched = on; return nil }
 }
 
-// WithTrustedInput, when on, skips dropped values checking only string quoting
-// and bracket nesting (SPEC V4): faster, for inputs known to be valid JSON.
-// Kept values are still copied correctly and, for valid input, the output is
-// the same as without the option. Default: off; everything is validated.
+// WithTrustedInput, when on, skips dropped values and copies kept ones
+// checking only string quoting and bracket nesting (SPEC V4): faster, for
+// inputs known to be valid JSON. The masked levels (keys, and the structure
+// around them) are still checked, whitespace is still removed, and for valid
+// input the output is the same as without the option; for invalid input it
+// may be invalid too. Default: off; everything is validated.
 func WithTrustedInput(on bool) Option {
 	return func(c *config) error { c.trusted = on; return nil }
 }
@@ -105,7 +107,7 @@ func WithMaxInputSize(n int64) Option {
 // ErrTokenTooLarge at the offset where the token crosses the limit. Streaming
 // memory does not depend on token sizes anyway (SPEC S2); this is for
 // gateways that want to refuse absurd values early. With WithTrustedInput,
-// numbers inside dropped containers are not measured. n must be at least 0.
+// numbers inside the containers it skips or copies are not measured. n must be at least 0.
 // Default: 0, no limit.
 func WithMaxTokenSize(n int) Option {
 	return func(c *config) error {

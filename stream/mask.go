@@ -134,7 +134,11 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			m.op = opToken
 		case opCopy:
 			m.sc.Out = dst
-			i, done, err = m.sc.Value(src, i, true)
+			if m.cfg.Trusted {
+				i, done, err = m.sc.CopyTrusted(src, i)
+			} else {
+				i, done, err = m.sc.Value(src, i, true)
+			}
 			dst, m.sc.Out = m.sc.Out, nil
 			if !done {
 				return dst, i, m.fail(err)
@@ -169,7 +173,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
 	}
-	if m.op == opCopy && k.IsScalar() {
+	if m.op == opCopy && k.IsScalar() && !m.cfg.Trusted { // trusted: CopyTrusted alone, whatever the split
 		var ok bool
 		m.sc.Out = dst
 		i, ok = m.sc.Scalar(src, i, true)

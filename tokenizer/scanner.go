@@ -78,6 +78,8 @@ type Scanner struct {
 	kinds   []uint64 // one bit per open container: 1 object, 0 array
 
 	tokStart int64 // offset in the input where the current string or number began
+
+	noKernel bool // tests: run the pure-Go loops where a kernel would run
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -86,8 +88,8 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	kinds := s.kinds
-	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds}
+	kinds, noKernel := s.kinds, s.noKernel
+	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds, noKernel: noKernel}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes

@@ -140,38 +140,3 @@ const (
 	escBackslash = 1 // after '\\'
 	escHex0      = 2 // after "\\u"; escHex0+n after n hex digits
 )
-
-// strTrusted finds the closing quote without validating anything but escapes'
-// effect on quoting (SPEC V4).
-func (s *Scanner) strTrusted(src []byte, i int) (int, bool) {
-	if s.esc != escNone {
-		if i >= len(src) {
-			return i, false
-		}
-		s.esc = escNone
-		i++
-	}
-	for {
-		for i+8 <= len(src) {
-			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(src) && src[i] != '"' && src[i] != '\\' {
-			i++
-		}
-		switch {
-		case i >= len(src):
-			return i, false
-		case src[i] == '"':
-			return i + 1, true
-		case i+1 < len(src):
-			i += 2
-		default:
-			s.esc = escBackslash
-			return len(src), false
-		}
-	}
-}

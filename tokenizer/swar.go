@@ -36,3 +36,9 @@ func structural(w uint64) uint64 {
 func nonDigits(w uint64) uint64 {
 	return ((w - '0'*lsb) | (w + (0x80-'9'-1)*lsb) | w) & msb
 }
+
+// structuralOrSpace flags what structural flags, and the bytes up to ' ':
+// whitespace, and the control bytes that valid JSON has none of outside strings.
+func structuralOrSpace(w uint64) uint64 {
+	return structural(w) | (w-0x21*lsb)&^w&msb
+}

@@ -1,0 +1,263 @@
+package tokenizer
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// Trusted-scan states.
+const (
+	tsStart   = iota // at the value's first byte
+	tsScalar         // inside a number or literal
+	tsString         // inside a string
+	tsOutside        // inside an object or array, outside strings
+)
+
+// SkipTrusted consumes one whole value checking only string quoting and
+// bracket nesting (SPEC V4): for inputs known to be valid. Like
+// [Scanner.Value] it starts at a value's first byte (after Peek) or resumes
+// the value left unfinished. Nesting beyond MaxDepth is still an error.
+func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
+	return s.trustedScan(src, i, false)
+}
+
+// CopyTrusted is SkipTrusted that also appends the value to s.Out without
+// the whitespace outside its strings: for valid input, the same bytes as
+// Value's copy.
+func (s *Scanner) CopyTrusted(src []byte, i int) (int, bool, error) {
+	return s.trustedScan(src, i, true)
+}
+
+// trustedScan is SkipTrusted and CopyTrusted: one loop that looks, a word at
+// a time, only for the bytes that matter: quotes and backslashes inside
+// strings; quotes, brackets (and whitespace, when copying) outside.
+func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
+	run := i
+	depth := s.tdepth
+	// Blocks of 64 bytes classified by the kernel, where there is one; not
+	// when strings must be measured (WithMaxTokenSize), which the byte loops do.
+	useBlocks := hasAVX2 && s.MaxToken == math.MaxInt && !s.noKernel
+	var inStr, escaped bool
+	switch s.trusted {
+	case tsStart:
+		if i >= len(src) {
+			return i, false, nil
+		}
+		s.tokStart = s.Base + int64(i)
+		switch src[i] {
+		case '{', '[':
+			if s.depth >= s.MaxDepth {
+				return i, false, s.errDepth(i)
+			}
+			depth = 1
+			i++
+			goto outside
+		case '"':
+			s.esc = escNone
+			i++
+			goto inString
+		}
+		s.trusted = tsScalar
+		fallthrough
+	case tsScalar:
+		for ; i < len(src); i++ {
+			if c := src[i]; c == ',' || c == '}' || c == ']' || space[c] {
+				if err := s.CheckToken(i); err != nil {
+					return i, false, err
+				}
+				goto done
+			}
+		}
+		goto window
+	case tsString:
+		if s.esc != escNone {
+			if i >= len(src) {
+				goto window
+			}
+			s.esc = escNone
+			i++
+		}
+		goto inString
+	default:
+		goto outside
+	}
+
+inString:
+	for {
+		if useBlocks && depth > 0 && i+64 <= len(src) { // a string value alone ends at its quote: the byte loop finds it
+			inStr = true
+			goto blocks
+		}
+		for i+8 <= len(src) {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(src) && src[i] != '"' && src[i] != '\\' {
+			i++
+		}
+		if i >= len(src) {
+			s.trusted = tsString
+			goto window
+		}
+		if src[i] == '"' {
+			break
+		}
+		if i+1 >= len(src) {
+			s.trusted, s.esc = tsString, escBackslash
+			i = len(src)
+			goto window
+		}
+		i += 2
+	}
+	i++
+	if err := s.CheckToken(i); err != nil {
+		return i, false, err
+	}
+	if depth == 0 {
+		goto done
+	}
+
+outside:
+	for {
+		if useBlocks && i+64 <= len(src) {
+			inStr = false
+			goto blocks
+		}
+		if copy {
+			for i+8 <= len(src) {
+				if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				i += 8
+			}
+		} else {
+			for i+8 <= len(src) {
+				if m := structural(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				i += 8
+			}
+		}
+		if i >= len(src) {
+			s.trusted = tsOutside
+			goto window
+		}
+		switch c := src[i]; c {
+		case '"':
+			s.tokStart = s.Base + int64(i)
+			i++
+			goto inString
+		case '{', '[':
+			if s.depth+depth >= s.MaxDepth {
+				return i, false, s.errDepth(i)
+			}
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				i++
+				goto done
+			}
+		default:
+			if c <= ' ' && copy {
+				// Whitespace, or a control byte that valid JSON has none of here:
+				// dropped alike, as the block scan does.
+				s.Out = append(s.Out, src[run:i]...)
+				for i < len(src) && src[i] <= ' ' {
+					i++
+				}
+				run = i
+				continue
+			}
+		}
+		i++
+	}
+
+blocks:
+	// The value goes on past src[i]: inside a string if inStr. Each block's
+	// masks give the bytes a backslash escapes, hence the real quotes, hence
+	// (by a prefix XOR) the bytes inside strings, hence the brackets and the
+	// whitespace outside them.
+	for ; i+64 <= len(src); i += 64 {
+		var m blockMasks
+		classify((*[64]byte)(src[i:i+64]), &m)
+		var esc uint64
+		esc, escaped = escapedBytes(m.backslash, escaped)
+		strs := prefixXor(m.quote &^ esc)
+		if inStr {
+			strs = ^strs
+		}
+		open, close := m.open&^strs, m.close&^strs
+		end := 65 // where the value ends in this block, 65 if it goes on
+		if depth > bits.OnesCount64(close) && s.depth+depth+bits.OnesCount64(open) < s.MaxDepth {
+			depth += bits.OnesCount64(open) - bits.OnesCount64(close) // cannot end or overflow here
+		} else {
+			for b := open | close; b != 0; b &= b - 1 {
+				k := bits.TrailingZeros64(b)
+				if open>>k&1 != 0 {
+					if s.depth+depth >= s.MaxDepth {
+						return i + k, false, s.errDepth(i + k)
+					}
+					depth++
+				} else if depth--; depth == 0 {
+					end = k + 1
+					break
+				}
+			}
+		}
+		if copy {
+			ws := m.space &^ strs
+			if end < 64 {
+				ws &= 1<<end - 1 // only what lies before the value's end
+			}
+			for ws != 0 {
+				k := bits.TrailingZeros64(ws)
+				n := bits.TrailingZeros64(^(ws >> k)) // length of the run
+				s.Out = append(s.Out, src[run:i+k]...)
+				run = i + k + n
+				if k+n >= 64 {
+					break
+				}
+				ws &^= (1<<n - 1) << k
+			}
+		}
+		if end <= 64 {
+			i += end
+			goto done
+		}
+		inStr = strs>>63 != 0
+	}
+	// Fewer than 64 bytes left: the byte loops take over in the same state.
+	if escaped {
+		if i >= len(src) {
+			s.trusted, s.esc = tsString, escBackslash
+			goto window
+		}
+		i++ // the byte a backslash at the end of the last block escapes
+		escaped = false
+	}
+	if inStr {
+		goto inString
+	}
+	goto outside
+
+done:
+	if copy {
+		s.Out = append(s.Out, src[run:i]...)
+	}
+	s.trusted, s.tdepth = tsStart, 0
+	s.state = s.after()
+	return i, true, nil
+
+window:
+	if copy {
+		s.Out = append(s.Out, src[run:i]...)
+	}
+	s.tdepth = depth
+	return i, false, nil
+}
