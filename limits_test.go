@@ -115,3 +115,37 @@ func TestMaxInputSize(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTokenSizeFirstError: when a string or number is both too long and
+// malformed, the error that comes first in the input is reported, in every
+// mode: the limit when the bad byte lies past it.
+func TestMaxTokenSizeFirstError(t *testing.T) {
+	const limit = 12
+	m := jsonmask.MustCompile(`{"id":true}`, jsonmask.WithMaxTokenSize(limit))
+	for _, c := range []struct {
+		in      string
+		tooLong bool
+	}{
+		{`{"id":"0123456789\x"}`, false}, // the bad escape at offset 18: at the limit, not past it
+		{`{"id":"01234567890\x"}`, true}, // the bad escape at 19, past the limit's 18
+		{`{"id":"012345678901\x"}`, true},
+		{`{"x":"0123456789012345\q"}`, true},
+		{`{"x":[-1234567890123e+]}`, true},
+		{`{"x":[-123e+]}`, false},
+		{`{"0123456789012\q":1}`, true},
+	} {
+		var first string
+		for _, mode := range maskModes {
+			_, err := mode.mask(m, []byte(c.in))
+			if err == nil || errors.Is(err, jsonmask.ErrTokenTooLarge) != c.tooLong {
+				t.Errorf("%s %s: err = %v, want too long: %v", c.in, mode.name, err, c.tooLong)
+				continue
+			}
+			if first == "" {
+				first = err.Error()
+			} else if err.Error() != first {
+				t.Errorf("%s: %s says %q, Append %q", c.in, mode.name, err, first)
+			}
+		}
+	}
+}

@@ -283,6 +283,9 @@ func (s *Scanner) Next(src []byte, i int) (Token, int, error) {
 		i, done, err = s.literal(src, i)
 	}
 	if err != nil {
+		if t.Kind == String || t.Kind == Number {
+			err = s.tokenErr(err, s.tokStart)
+		}
 		return Token{}, i, err
 	}
 	if t.Kind == String || t.Kind == Number {
@@ -462,4 +465,19 @@ func (s *Scanner) tokenTooLong(start, end int) error {
 func (s *Scanner) TokenOpen() bool {
 	return s.state == stString || s.state == stKeyString || s.state == stNumber ||
 		s.trusted == tsString || s.trusted == tsScalar
+}
+
+// tokenErr returns err, an error inside the string or number that began at
+// start (an offset in the input), or the limit error instead when the token
+// had already run past MaxToken before err's offset: the error that comes
+// first in the input, as streaming a byte at a time finds it.
+func (s *Scanner) tokenErr(err error, start int64) error {
+	if s.MaxToken == math.MaxInt {
+		return err
+	}
+	if te, ok := err.(*Error); ok && te.Offset > start+int64(s.MaxToken) {
+		s.tokStart = start
+		return s.errLimit()
+	}
+	return err
 }

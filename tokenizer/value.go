@@ -80,7 +80,7 @@ value:
 		s.esc, s.u8 = escNone, u8Clean
 		if i, done, err = s.str(src, i); !done {
 			if err != nil {
-				return i, false, err
+				return i, false, s.tokenErr(err, s.Base+int64(start))
 			}
 			s.state, s.tokStart = stString, s.Base+int64(start)
 			goto out
@@ -121,7 +121,7 @@ value:
 	s.num = numBegin
 	if i, done, err = s.number(src, i); !done {
 		if err != nil {
-			return i, false, err
+			return i, false, s.tokenErr(err, s.Base+int64(start))
 		}
 		s.state, s.tokStart = stNumber, s.Base+int64(start)
 		goto out
@@ -187,7 +187,7 @@ key:
 	s.esc, s.u8 = escNone, u8Clean
 	if i, done, err = s.str(src, i); !done {
 		if err != nil {
-			return i, false, err
+			return i, false, s.tokenErr(err, s.Base+int64(start))
 		}
 		s.state, s.tokStart = stKeyString, s.Base+int64(start)
 		goto out
@@ -298,8 +298,11 @@ resumeLiteral:
 	}
 	goto scalarDone
 
-out: // the window ended, or a token failed
+out: // the window ended, or a resumed token failed
 	if err != nil {
+		if s.state == stString || s.state == stKeyString || s.state == stNumber {
+			err = s.tokenErr(err, s.tokStart)
+		}
 		return i, false, err
 	}
 	if copy {
