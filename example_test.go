@@ -149,3 +149,43 @@ func ExampleSyntaxError() {
 	// 31 /user/ssn
 	// jsonmask: invalid character '"' after object key at offset 31 (/user/ssn)
 }
+
+func ExampleWithMaxInputSize() {
+	m := jsonmask.MustCompile(`{"id": true}`, jsonmask.WithMaxInputSize(16))
+	_, err := m.Copy(io.Discard, strings.NewReader(`{"id": 1, "padding": "……"}`))
+	fmt.Println(errors.Is(err, jsonmask.ErrInputTooLarge))
+	fmt.Println(err)
+	// Output:
+	// true
+	// jsonmask: input longer than 16 bytes at offset 16
+}
+
+func ExampleWithMaxTokenSize() {
+	m := jsonmask.MustCompile(`{"id": true}`, jsonmask.WithMaxTokenSize(8))
+	_, err := m.Append(nil, []byte(`{"id": 1, "blob": "aaaaaaaaaaaaaaaa"}`))
+	fmt.Println(errors.Is(err, jsonmask.ErrTokenTooLarge))
+	fmt.Println(err)
+	// Output:
+	// true
+	// jsonmask: a string or number longer than 8 bytes at offset 26 (/blob)
+}
+
+func ExampleWithBufferSize() {
+	// A smaller window holds less memory per stream, at some cost in speed.
+	m := jsonmask.MustCompile(`{"id": true}`, jsonmask.WithBufferSize(4<<10))
+	n, err := m.Copy(io.Discard, strings.NewReader(`{"id": 1, "rest": [1, 2, 3]}`))
+	fmt.Println(n, err)
+	// Output: 8 <nil>
+}
+
+func ExampleMaskError() {
+	_, err := jsonmask.Compile([]byte(`{"a": true, "b": {"c": true, "c": true}}`))
+	var me *jsonmask.MaskError
+	if errors.As(err, &me) {
+		fmt.Println(me.Offset, me.Pointer)
+	}
+	fmt.Println(err)
+	// Output:
+	// 29 /b/c
+	// jsonmask: mask member "/b/c" appears twice (SPEC M4) at offset 29
+}
