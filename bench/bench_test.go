@@ -9,13 +9,13 @@ import (
 // that benchstat can put implementations side by side with -col /impl.
 // Throughput (MB/s) is of the input: what a gateway receives.
 func BenchmarkMask(b *testing.B) {
-	workloads, err := loadWorkloads(testdataDir)
+	workloads, err := LoadWorkloads(testdataDir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range workloads {
 		w := &workloads[i]
-		doc, err := w.input(testdataDir)
+		doc, err := w.Input(testdataDir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func BenchmarkMask(b *testing.B) {
 	}
 }
 
-func benchmarkImpl(b *testing.B, im impl, w *workload, doc []byte) {
+func benchmarkImpl(b *testing.B, im impl, w *Workload, doc []byte) {
 	m, err := im.new(w)
 	if err != nil {
 		b.Fatal(err)

@@ -18,7 +18,7 @@ type impl struct {
 	// masks is false for the limits (sonic-valid, copy), whose output is not a
 	// masked document and which TestPeersAgree does not compare.
 	masks bool
-	new   func(w *workload) (masker, error)
+	new   func(w *Workload) (masker, error)
 }
 
 // impls lists the implementations in the order of the report's columns:
@@ -39,8 +39,8 @@ var impls = []impl{
 // constructor: the peers are written for the common case, a body that is an
 // object (or an array under the arrays option), and this wraps them with the
 // rest of jsonmask's contract, as a gateway using that library would have to.
-func peer(newDoc func(t tree) masker) func(w *workload) (masker, error) {
-	return func(w *workload) (masker, error) {
+func peer(newDoc func(t tree) masker) func(w *Workload) (masker, error) {
+	return func(w *Workload) (masker, error) {
 		t, err := parseTree(w.Mask)
 		if err != nil {
 			return nil, fmt.Errorf("workload %s: %w", w.Name, err)

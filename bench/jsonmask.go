@@ -7,7 +7,7 @@ import (
 )
 
 // compile compiles w's mask with w's options and any extra ones.
-func compile(w *workload, extra ...jsonmask.Option) (*jsonmask.Mask, error) {
+func compile(w *Workload, extra ...jsonmask.Option) (*jsonmask.Mask, error) {
 	opts := append([]jsonmask.Option{
 		jsonmask.WithArrays(w.Options.Arrays),
 		jsonmask.WithNDJSON(w.Options.NDJSON),
@@ -20,12 +20,12 @@ type appendMasker struct{ m *jsonmask.Mask }
 
 func (a appendMasker) Mask(dst, doc []byte) ([]byte, error) { return a.m.Append(dst, doc) }
 
-func newJSONMask(w *workload) (masker, error) {
+func newJSONMask(w *Workload) (masker, error) {
 	m, err := compile(w)
 	return appendMasker{m}, err
 }
 
-func newJSONMaskTrusted(w *workload) (masker, error) {
+func newJSONMaskTrusted(w *Workload) (masker, error) {
 	m, err := compile(w, jsonmask.WithTrustedInput(true))
 	return appendMasker{m}, err
 }
@@ -41,7 +41,7 @@ type streamMasker struct {
 	discard bool
 }
 
-func newJSONMaskStream(w *workload) (masker, error) {
+func newJSONMaskStream(w *Workload) (masker, error) {
 	m, err := compile(w)
 	return &streamMasker{m: m}, err
 }

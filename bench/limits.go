@@ -26,6 +26,6 @@ func (sonicValid) Mask(dst, doc []byte) ([]byte, error) {
 // that writes its output to memory.
 type copyLimit struct{}
 
-func newCopy(*workload) (masker, error) { return copyLimit{}, nil }
+func newCopy(*Workload) (masker, error) { return copyLimit{}, nil }
 
 func (copyLimit) Mask(dst, doc []byte) ([]byte, error) { return append(dst, doc...), nil }

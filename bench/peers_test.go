@@ -16,13 +16,13 @@ import (
 // Each masker runs twice, as in the benchmark, to check that its reused state
 // does not leak from one body into the next.
 func TestPeersAgree(t *testing.T) {
-	workloads, err := loadWorkloads(testdataDir)
+	workloads, err := LoadWorkloads(testdataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range workloads {
 		w := &workloads[i]
-		doc, err := w.input(testdataDir)
+		doc, err := w.Input(testdataDir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestPeersAgree(t *testing.T) {
 // mustMask runs a fresh masker of im on doc twice and returns both outputs.
 // They need not be equal byte for byte: maskers that go through a Go map
 // write its keys in random order.
-func mustMask(t *testing.T, im impl, w *workload, doc []byte) [2][]byte {
+func mustMask(t *testing.T, im impl, w *Workload, doc []byte) [2][]byte {
 	t.Helper()
 	m, err := im.new(w)
 	if err != nil {

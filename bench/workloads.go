@@ -13,9 +13,9 @@ import (
 // directory, which is where go test runs.
 const testdataDir = "testdata"
 
-// workload is one entry of testdata/workloads.json: a document and the mask
+// Workload is one entry of testdata/workloads.json: a document and the mask
 // that a gateway would apply to it.
-type workload struct {
+type Workload struct {
 	Name    string          `json:"name"`
 	File    string          `json:"file"`
 	Mask    json.RawMessage `json:"mask"`
@@ -29,25 +29,25 @@ type workload struct {
 
 // benchName is the workload's name as a sub-benchmark name element: a '/'
 // would split it into two levels of the benchmark name.
-func (w *workload) benchName() string {
+func (w *Workload) benchName() string {
 	return strings.ReplaceAll(w.Name, "/", "-")
 }
 
-// input reads the workload's document from dir.
-func (w *workload) input(dir string) ([]byte, error) {
+// Input reads the workload's document from dir.
+func (w *Workload) Input(dir string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(dir, w.File))
 }
 
-// loadWorkloads reads dir/workloads.json. Unknown fields are an error so that
+// LoadWorkloads reads dir/workloads.json. Unknown fields are an error so that
 // an option added to the file is not silently ignored here.
-func loadWorkloads(dir string) ([]workload, error) {
+func LoadWorkloads(dir string) ([]Workload, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "workloads.json"))
 	if err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var ws []workload
+	var ws []Workload
 	if err := dec.Decode(&ws); err != nil {
 		return nil, fmt.Errorf("workloads.json: %w", err)
 	}

@@ -5,25 +5,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/bench"
 )
-
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
 
 // reader yields data whole, once.
 type reader struct {
@@ -45,12 +34,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: instructions WORKLOAD-SUBSTRING default|trusted|stream")
 		os.Exit(2)
 	}
-	data, err := os.ReadFile(filepath.Join("testdata", "workloads.json"))
+	ws, err := bench.LoadWorkloads("testdata")
 	if err != nil {
-		panic(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(data, &ws); err != nil {
 		panic(err)
 	}
 	mode := os.Args[2]
@@ -58,7 +43,7 @@ func main() {
 		if !strings.Contains(w.Name, os.Args[1]) {
 			continue
 		}
-		doc, err := os.ReadFile(filepath.Join("testdata", w.File))
+		doc, err := w.Input("testdata")
 		if err != nil {
 			panic(err)
 		}
