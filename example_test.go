@@ -189,3 +189,18 @@ func ExampleMaskError() {
 	// 29 /b/c
 	// jsonmask: mask member "/b/c" appears twice (SPEC M4) at offset 29
 }
+
+func ExampleMask_AppendValue() {
+	type User struct {
+		Name  string `json:"name"`
+		Email string `json:"email"`
+		SSN   string `json:"ssn"`
+	}
+	m := jsonmask.MustCompile(`{"users": {"name": true}}`)
+	out, err := m.AppendValue(nil, map[string]any{
+		"users": []User{{"Ana", "ana@example.com", "123"}, {"Bo", "bo@example.com", "456"}},
+		"debug": true,
+	})
+	fmt.Println(string(out), err)
+	// Output: {"users":[{"name":"Ana"},{"name":"Bo"}]} <nil>
+}

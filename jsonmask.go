@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/fallback"
 	"github.com/jsonmask/jsonmask/stream"
 )
 
@@ -85,4 +86,21 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 		return dst, convert(err)
 	}
 	return dst, nil
+}
+
+// AppendValue appends to dst the JSON encoding of v, masked: the bytes that
+// Append would give for encoding/json's encoding of v, without encoding what
+// the mask drops. Structs (json tags, omitempty, omitzero), maps with string
+// or integer keys, slices, arrays, pointers and interfaces are walked with
+// reflect; values the mask keeps whole are encoded by sonic's
+// encoding/json-compatible encoder; a value with its own MarshalJSON or
+// MarshalText, or a struct with embedded fields, is encoded and then masked.
+// WithNDJSON does not apply. An error is the encoder's, or a value nested
+// deeper than WithMaxDepth (such as a cycle of pointers) in the parts that
+// AppendValue walks or encodes: unlike Append, it does not look at what the
+// mask drops.
+func (m *Mask) AppendValue(dst []byte, v any) ([]byte, error) {
+	return fallback.AppendValue(dst, m.prog, v, fallback.ValueOptions{
+		Arrays: m.cfg.Arrays, DropMismatched: m.cfg.DropMismatched, MaxDepth: m.cfg.MaxDepth,
+	})
 }

@@ -1,0 +1,463 @@
+package fallback
+
+import (
+	"encoding"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bytedance/sonic"
+
+	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// ValueOptions are the masking options that apply to Go values.
+type ValueOptions struct {
+	Arrays         bool // SPEC B4, for a value that encodes to an array
+	DropMismatched bool // SPEC A6
+	MaxDepth       int  // SPEC V2: nesting of the value; 0 for tokenizer.DefaultMaxDepth
+}
+
+// ErrValueTooDeep is returned for a Go value nested deeper than MaxDepth,
+// such as a cycle of pointers.
+var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
+
+// AppendValue appends the JSON encoding of v, masked by prog, to dst: what
+// encoding/json would write for v, masked as a body is (SPEC sections 2 and
+// 3), without encoding what the mask drops. It walks structs (exported
+// fields, json tags, omitempty, omitzero), maps with string or integer keys,
+// slices, arrays, pointers and interfaces with reflect, and encodes the
+// values the mask keeps whole with sonic's encoding/json-compatible encoder.
+// A value it does not walk (one with a MarshalJSON or MarshalText method, a
+// struct with embedded fields or ",string" options, a map with other keys) is
+// encoded whole and then masked.
+func AppendValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = tokenizer.DefaultMaxDepth
+	}
+	w := &valueWriter{prog: prog, opt: opt}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return append(dst, "null"...), nil
+	}
+	if opaque(rv) {
+		b, err := marshal(rv)
+		if err != nil {
+			return dst, err
+		}
+		first := byte(0)
+		if t := strings.TrimLeft(string(b), " \t\r\n"); t != "" {
+			first = t[0]
+		}
+		if first == '{' || first == '[' && opt.Arrays {
+			dst, _, err = w.maskBytes(dst, 0, b, 0)
+			return dst, err
+		}
+		return append(dst, b...), nil // SPEC B3: not an object, not validated
+	}
+	e, isNil := deref(rv)
+	switch {
+	case isNil:
+		return append(dst, "null"...), nil
+	case isObject(e):
+		return w.object(dst, 0, e, 1)
+	case isArray(e) && opt.Arrays:
+		return w.array(dst, 0, e, 1)
+	}
+	b, err := marshal(e)
+	return append(dst, b...), err
+}
+
+type valueWriter struct {
+	prog *compile.Program
+	opt  ValueOptions
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// opaque reports whether v is encoded by a method of its own (encoding/json
+// calls MarshalJSON or MarshalText before it looks inside), or is a struct or
+// map this walker leaves to the encoder.
+func opaque(v reflect.Value) bool {
+	t := v.Type()
+	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return true
+	}
+	if v.CanAddr() {
+		if pt := reflect.PointerTo(t); pt.Implements(marshalerType) || pt.Implements(textMarshalerType) {
+			return true
+		}
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return fieldsOf(t) == nil
+	case reflect.Map:
+		switch t.Key().Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// deref follows pointers and interfaces to the value encoded, stopping at a
+// value with a method of its own; isNil reports a nil on the way (null).
+func deref(v reflect.Value) (_ reflect.Value, isNil bool) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return v, true
+		}
+		v = v.Elem()
+		if opaque(v) {
+			return v, false
+		}
+	}
+	return v, false
+}
+
+func isObject(v reflect.Value) bool {
+	return v.Kind() == reflect.Struct || v.Kind() == reflect.Map && !v.IsNil()
+}
+
+func isArray(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array:
+		return true // [N]byte too: only a []byte slice is a base64 string
+	case reflect.Slice:
+		return !v.IsNil() && v.Type().Elem().Kind() != reflect.Uint8
+	}
+	return false
+}
+
+func marshal(v reflect.Value) ([]byte, error) {
+	if !v.CanInterface() {
+		return nil, errors.New("jsonmask: cannot encode an unexported value")
+	}
+	return sonic.ConfigStd.Marshal(v.Interface())
+}
+
+// member is one member of an object, its key as a Go string.
+type member struct {
+	key   string
+	value reflect.Value
+}
+
+// object writes the members of the struct or map v that node keeps.
+func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
+	if depth > w.opt.MaxDepth {
+		return dst, ErrValueTooDeep
+	}
+	dst = append(dst, '{')
+	wrote := false
+	var err error
+	for _, m := range members(v) {
+		e := w.prog.Lookup(node, []byte(m.key))
+		if e == compile.NoEntry {
+			continue
+		}
+		mark := len(dst)
+		if wrote {
+			dst = append(dst, ',')
+		}
+		key, _ := json.Marshal(m.key) // encoding/json's escaping, HTML included
+		dst = append(append(dst, key...), ':')
+		kept := true
+		if n := w.prog.Entry(e).Node; n == compile.Keep {
+			var b []byte
+			if b, err = w.marshalAt(m.value, depth); err != nil {
+				return dst, err
+			}
+			dst = append(dst, b...)
+		} else if dst, kept, err = w.nested(dst, n, m.value, depth+1); err != nil {
+			return dst, err
+		}
+		if !kept {
+			dst = dst[:mark] // SPEC A6: the member goes, key and all
+			continue
+		}
+		wrote = true
+	}
+	return append(dst, '}'), nil
+}
+
+// array writes the elements of v, each masked by node (SPEC A3).
+func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
+	if depth > w.opt.MaxDepth {
+		return dst, ErrValueTooDeep
+	}
+	dst = append(dst, '[')
+	wrote := false
+	for i := range v.Len() {
+		mark := len(dst)
+		if wrote {
+			dst = append(dst, ',')
+		}
+		var kept bool
+		var err error
+		if dst, kept, err = w.nested(dst, node, v.Index(i), depth+1); err != nil {
+			return dst, err
+		}
+		if !kept {
+			dst = dst[:mark]
+			continue
+		}
+		wrote = true
+	}
+	return append(dst, ']'), nil
+}
+
+// nested writes v where the nested mask node applies, and reports whether
+// anything was written (a scalar is dropped under SPEC A6).
+func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int) ([]byte, bool, error) {
+	if opaque(v) {
+		b, err := marshal(v)
+		if err != nil {
+			return dst, false, err
+		}
+		return w.maskBytes(dst, node, b, depth-1)
+	}
+	e, isNil := deref(v)
+	switch {
+	case isNil:
+		if w.opt.DropMismatched {
+			return dst, false, nil
+		}
+		return append(dst, "null"...), true, nil
+	case opaque(e):
+		return w.nested(dst, node, e, depth)
+	case isObject(e):
+		dst, err := w.object(dst, node, e, depth)
+		return dst, true, err
+	case isArray(e):
+		dst, err := w.array(dst, node, e, depth)
+		return dst, true, err
+	case w.opt.DropMismatched: // SPEC A6: a scalar where the mask expects an object
+		return dst, false, nil
+	}
+	b, err := w.marshalAt(e, depth-1) // SPEC A4
+	return append(dst, b...), true, err
+}
+
+// marshalAt encodes v, a value kept whole inside containers nested depth
+// deep: an error if the whole would nest deeper than MaxDepth, as Append
+// would find in the encoding.
+func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
+	b, err := marshal(v)
+	if err == nil && depth+nesting(b) > w.opt.MaxDepth {
+		err = ErrValueTooDeep
+	}
+	return b, err
+}
+
+// nesting returns how deep the containers of the valid JSON b nest.
+func nesting(b []byte) int {
+	d, most, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if d++; d > most {
+				most = d
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return most
+}
+
+// maskBytes writes b, a JSON encoding found inside containers nested depth
+// deep, masked by node, as the reference does.
+func (w *valueWriter) maskBytes(dst []byte, node int32, b []byte, depth int) ([]byte, bool, error) {
+	if depth+nesting(b) > w.opt.MaxDepth {
+		return dst, false, ErrValueTooDeep
+	}
+	tree, err := decode(b, 0)
+	if err != nil {
+		return dst, false, err
+	}
+	kept, ok := w.applyNode(node, tree)
+	if !ok {
+		return dst, false, nil
+	}
+	return encode(dst, kept), true, nil
+}
+
+// applyNode is apply with the Program's nodes instead of a refMask.
+func (w *valueWriter) applyNode(mask int32, n *node) (*node, bool) {
+	switch n.kind {
+	case tokenizer.ObjectStart:
+		out := &node{kind: n.kind}
+		for i, k := range n.keys {
+			e := w.prog.Lookup(mask, []byte(unescape(k)))
+			if e == compile.NoEntry {
+				continue
+			}
+			v := n.kids[i]
+			if sub := w.prog.Entry(e).Node; sub != compile.Keep {
+				var ok bool
+				if v, ok = w.applyNode(sub, v); !ok {
+					continue
+				}
+			}
+			out.keys, out.kids = append(out.keys, k), append(out.kids, v)
+		}
+		return out, true
+	case tokenizer.ArrayStart:
+		out := &node{kind: n.kind}
+		for _, e := range n.kids {
+			if e, ok := w.applyNode(mask, e); ok {
+				out.kids = append(out.kids, e)
+			}
+		}
+		return out, true
+	}
+	return n, !w.opt.DropMismatched
+}
+
+// members returns the members of the struct or map v in encoding/json's
+// order: fields in declaration order, map keys sorted.
+func members(v reflect.Value) []member {
+	if v.Kind() == reflect.Map {
+		ms := make([]member, 0, v.Len())
+		iter := v.MapRange()
+		for iter.Next() {
+			k := iter.Key()
+			var key string
+			switch k.Kind() {
+			case reflect.String:
+				key = k.String()
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+				key = strconv.FormatInt(k.Int(), 10)
+			default:
+				key = strconv.FormatUint(k.Uint(), 10)
+			}
+			ms = append(ms, member{key, iter.Value()})
+		}
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		return ms
+	}
+	var ms []member
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmpty(fv) || f.omitZero && isZero(fv) {
+			continue
+		}
+		ms = append(ms, member{f.name, fv})
+	}
+	return ms
+}
+
+// field is a struct field as encoding/json encodes it.
+type field struct {
+	name                string
+	index               int
+	omitEmpty, omitZero bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []field, or nil for a struct left to the encoder
+
+// fieldsOf returns the fields encoding/json encodes for struct type t, or nil
+// when t has what this walker leaves to the encoder: embedded fields,
+// ",string" options, two fields of one name.
+func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]field)
+	}
+	fs := []field{}
+	names := map[string]bool{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			fs = nil
+			break
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if !validTag(name) {
+			name = ""
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		f := field{name: name, index: i}
+		for _, o := range strings.Split(opts, ",") {
+			switch o {
+			case "omitempty":
+				f.omitEmpty = true
+			case "omitzero":
+				f.omitZero = true
+			case "string":
+				fs = nil
+			}
+		}
+		if fs == nil || names[name] {
+			fs = nil
+			break
+		}
+		names[name] = true
+		fs = append(fs, f)
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// validTag is encoding/json's rule for a tag name it uses.
+func validTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c > 0x7f && c != 0xFFFD):
+			return false
+		}
+	}
+	return true
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// isZero is encoding/json's omitzero test: an IsZero method, or the zero value.
+func isZero(v reflect.Value) bool {
+	type zeroer interface{ IsZero() bool }
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return true
+	}
+	if z, ok := v.Interface().(zeroer); ok {
+		return z.IsZero()
+	}
+	return v.IsZero()
+}

@@ -1,0 +1,208 @@
+package jsonmask_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+// Go types for AppendValue: tags, options, pointers, interfaces, maps,
+// values with their own encoders, and shapes left to the encoder.
+type vUser struct {
+	Name    string          `json:"name"`
+	Email   string          `json:"email,omitempty"`
+	ID      int64           `json:"id"`
+	Tags    []string        `json:"tags"`
+	Meta    map[string]any  `json:"meta"`
+	Boss    *vUser          `json:"boss,omitempty"`
+	When    time.Time       `json:"when"`
+	Raw     json.RawMessage `json:"raw,omitempty"`
+	Skip    string          `json:"-"`
+	Score   float64         `json:"score,omitzero"`
+	Blob    []byte          `json:"blob"`
+	Arr     [2]uint8        `json:"arr"`
+	Any     any             `json:"any"`
+	Plain   bool
+	private int // not encoded
+}
+
+type vEmbedded struct {
+	vUser
+	Extra string `json:"extra"`
+}
+
+type vQuoted struct {
+	N int `json:"n,string"`
+}
+
+type vIntKeys map[int]string
+
+// valueGen makes random Go values.
+type valueGen struct{ rng *rand.Rand }
+
+var valueKeys = []string{"name", "email", "id", "tags", "meta", "boss", "when", "raw", "-", "score", "blob",
+	"arr", "any", "Plain", "extra", "n", "a<b>&", "é", "", "1", "k"}
+
+func (g valueGen) str() string {
+	return []string{"", "x", "Ana", "a<b>&c", "é\u2028", "\"q\"", "tab\t", "\xff"}[g.rng.IntN(8)]
+}
+
+func (g valueGen) any(depth int) any {
+	switch g.rng.IntN(12) {
+	case 0:
+		return nil
+	case 1:
+		return g.str()
+	case 2:
+		return g.rng.Float64() * 1e6
+	case 3:
+		return g.rng.IntN(2) == 0
+	case 4:
+		return []any{g.any(depth - 1), g.any(depth - 1)}
+	case 5:
+		if depth > 0 {
+			return g.user(depth - 1)
+		}
+	case 6:
+		if depth > 0 {
+			m := map[string]any{}
+			for range g.rng.IntN(4) {
+				m[valueKeys[g.rng.IntN(len(valueKeys))]] = g.any(depth - 1)
+			}
+			return m
+		}
+	case 7:
+		return vQuoted{N: g.rng.IntN(100)}
+	case 8:
+		if depth > 0 {
+			return vEmbedded{vUser: *g.user(depth - 1), Extra: g.str()}
+		}
+	case 9:
+		return vIntKeys{1: "a", -2: "b"}
+	case 10:
+		return []byte("bytes")
+	}
+	return g.rng.IntN(1000)
+}
+
+func (g valueGen) user(depth int) *vUser {
+	u := &vUser{Name: g.str(), ID: g.rng.Int64N(1e12), Skip: "secret", Plain: g.rng.IntN(2) == 0, private: 1}
+	if g.rng.IntN(2) == 0 {
+		u.Email = g.str()
+	}
+	if g.rng.IntN(2) == 0 {
+		u.Tags = []string{g.str(), g.str()}
+	}
+	if depth > 0 && g.rng.IntN(3) == 0 {
+		u.Boss = g.user(depth - 1)
+	}
+	if depth > 0 && g.rng.IntN(2) == 0 {
+		u.Meta = map[string]any{"k": g.any(depth - 1), "a<b>&": g.any(depth - 1)}
+	}
+	if g.rng.IntN(3) == 0 {
+		u.When = time.Date(2026, 11, 22, 1, 2, 3, 4, time.UTC)
+	}
+	if g.rng.IntN(3) == 0 {
+		u.Raw = json.RawMessage(`{"k": [1, 2], "x": "y"}`)
+	}
+	if g.rng.IntN(2) == 0 {
+		u.Score = g.rng.Float64()
+	}
+	if g.rng.IntN(2) == 0 {
+		u.Blob = []byte("blob")
+	}
+	u.Any = g.any(depth)
+	return u
+}
+
+func (g valueGen) value() any {
+	switch g.rng.IntN(6) {
+	case 0:
+		return []*vUser{g.user(2), nil, g.user(1)}
+	case 1:
+		return g.any(3)
+	case 2:
+		return map[string]any{"a<b>&": g.user(2), "k": g.any(2)}
+	}
+	return g.user(3)
+}
+
+// valueMask makes a random mask over valueKeys.
+func (g valueGen) mask(depth int) map[string]any {
+	m := map[string]any{}
+	for range g.rng.IntN(5) {
+		k := valueKeys[g.rng.IntN(len(valueKeys))]
+		if depth > 0 && g.rng.IntN(2) == 0 {
+			m[k] = g.mask(depth - 1)
+		} else {
+			m[k] = true
+		}
+	}
+	return m
+}
+
+// TestAppendValue: for random Go values, masks and options, AppendValue
+// gives exactly what Append gives for encoding/json's encoding of the value.
+func TestAppendValue(t *testing.T) {
+	g := valueGen{rand.New(rand.NewPCG(4, 2))}
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for iter := range n {
+		maskJSON, _ := json.Marshal(g.mask(3))
+		opts := []jsonmask.Option{jsonmask.WithArrays(iter%3 == 0), jsonmask.WithDropMismatched(iter%4 == 1)}
+		if iter%5 == 2 {
+			opts = append(opts, jsonmask.WithMaxDepth(4+iter%4)) // deep enough for the masks, not always for the values
+		}
+		m, err := jsonmask.Compile(maskJSON, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := g.value()
+		enc, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := m.Append(nil, enc)
+		got, err := m.AppendValue([]byte("prefix"), v)
+		if werr != nil || err != nil {
+			// Too deep for AppendValue means too deep for Append; not the other
+			// way round: AppendValue does not look at what the mask drops.
+			if err != nil && werr == nil || werr != nil && !errors.Is(werr, jsonmask.ErrMaxDepth) {
+				t.Fatalf("mask %s value %s\nAppendValue: %v\nAppend: %v", maskJSON, enc, err, werr)
+			}
+			continue
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want...)) {
+			t.Fatalf("mask %s options %d\nvalue %s\nAppendValue: %s, %v\nAppend:      %s", maskJSON, iter%12, enc, got, err, want)
+		}
+	}
+}
+
+func TestAppendValueErrors(t *testing.T) {
+	m := jsonmask.MustCompile(`{"boss":{"boss":true}}`)
+	loop := &vUser{}
+	loop.Boss = loop
+	if _, err := m.AppendValue(nil, loop); err == nil {
+		t.Error("a cycle of pointers was encoded")
+	}
+	deep := jsonmask.MustCompile(`{"a":{"a":true}}`, jsonmask.WithMaxDepth(3))
+	var v any = map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": 1}}}}
+	if _, err := deep.AppendValue(nil, v); err == nil {
+		t.Error("nesting past the limit was encoded")
+	}
+	if _, err := m.AppendValue(nil, map[string]any{"boss": func() {}}); err == nil {
+		t.Error("a func was encoded")
+	}
+	var ue *json.UnsupportedTypeError
+	_, err := m.AppendValue(nil, map[string]any{"boss": map[string]any{"boss": make(chan int)}})
+	if err == nil || errors.As(err, &ue) && ue == nil {
+		t.Errorf("a chan: %v", err)
+	}
+}
