@@ -65,7 +65,8 @@ func (m *Machine) pointer() string {
 			// No member yet, or the next member's key is being read.
 		case f.entry != compile.NoEntry:
 			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)
-		case n == len(m.frames)-1 && len(m.key) >= 2 && !m.keyOver && m.op != opKey:
+		case n == len(m.frames)-1 && len(m.key) >= 2 && len(m.key) <= m.keyCap() && !m.keyOver && m.op != opKey:
+			// A key longer than keyCap is not kept across windows: named nowhere.
 			key := tokenizer.AppendUnescaped(nil, m.key[1:len(m.key)-1])
 			b = append(append(b, '/'), compile.EscapePointer(string(key))...)
 		}
