@@ -60,9 +60,6 @@ type state struct {
 	lo, hi int32
 }
 
-// Nodes returns the number of mask objects.
-func (p *Program) Nodes() int { return len(p.roots) }
-
 // Entry returns entry e, as returned by Lookup.
 func (p *Program) Entry(e int32) Entry { return p.entries[e] }
 

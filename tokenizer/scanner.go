@@ -101,15 +101,6 @@ func (s *Scanner) SetMaxToken(n int) {
 	s.MaxToken = n
 }
 
-// Depth returns the number of containers open.
-func (s *Scanner) Depth() int { return s.depth }
-
-// Done reports whether the top-level value is complete.
-func (s *Scanner) Done() bool { return s.state == stDone }
-
-// InToken reports whether the last window ended inside a token.
-func (s *Scanner) InToken() bool { return s.state >= stString }
-
 func (s *Scanner) push(obj bool, i int) error {
 	if s.depth >= s.MaxDepth {
 		return s.errDepth(i)
@@ -144,8 +135,8 @@ func (s *Scanner) after() uint8 {
 // Peek skips whitespace and the punctuation the grammar expects before the
 // next token (',' and ':'), checking it, and returns the kind of the next
 // token without consuming it, with the index of its first byte. It returns
-// None and len(src) when the window ends first. It must not be called inside
-// a token (see [Scanner.InToken]).
+// None and len(src) when the window ends first. It must not be called while
+// a token that crossed the end of a window is unfinished: Next goes on with it.
 func (s *Scanner) Peek(src []byte, i int) (Kind, int, error) {
 	for ; i < len(src); i++ {
 		c := src[i]
