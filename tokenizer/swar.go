@@ -23,13 +23,14 @@ func quoteOrBackslash(w uint64) uint64 {
 	return ((q-lsb)&^q | (b-lsb)&^b) & msb
 }
 
-// structural flags '"', '[', ']', '{' and '}': what a trusted skip must see.
-// '[' and '{' differ only in bit 5, as do ']' and '}'.
+// structural flags '"', '\\', '[', ']', '{' and '}': what a trusted scan
+// must see outside strings. '[' and '{' differ only in bit 5, as do ']' and '}'.
 func structural(w uint64) uint64 {
 	q := w ^ '"'*lsb
+	b := w ^ '\\'*lsb
 	o := (w | 0x20*lsb) ^ '{'*lsb
 	c := (w | 0x20*lsb) ^ '}'*lsb
-	return ((q-lsb)&^q | (o-lsb)&^o | (c-lsb)&^c) & msb
+	return ((q-lsb)&^q | (b-lsb)&^b | (o-lsb)&^o | (c-lsb)&^c) & msb
 }
 
 // nonDigits flags the bytes that are not ASCII digits.

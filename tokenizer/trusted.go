@@ -80,6 +80,15 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 		}
 		goto inString
 	default:
+		if s.esc != escNone { // a backslash ended the last window, outside strings
+			if i >= len(src) {
+				goto window
+			}
+			s.esc = escNone
+			if c := src[i]; c == '"' || c == '\\' {
+				i++
+			}
+		}
 		goto outside
 	}
 
@@ -153,6 +162,18 @@ outside:
 			s.tokStart = s.Base + int64(i)
 			i++
 			goto inString
+		case '\\':
+			// Not valid here, but the block scan's escape mask says what it
+			// does, and both scans must agree: it escapes a quote or a
+			// backslash after it, and leaves anything else as it is.
+			if i+1 >= len(src) {
+				s.trusted, s.esc = tsOutside, escBackslash
+				i++
+				goto window
+			}
+			if c := src[i+1]; c == '"' || c == '\\' {
+				i++
+			}
 		case '{', '[':
 			if s.depth+depth >= s.MaxDepth {
 				return i, false, s.errDepth(i)
@@ -236,9 +257,16 @@ blocks:
 	if escaped {
 		if i >= len(src) {
 			s.trusted, s.esc = tsString, escBackslash
+			if !inStr {
+				s.trusted = tsOutside
+			}
 			goto window
 		}
-		i++ // the byte a backslash at the end of the last block escapes
+		// The byte a backslash at the end of the last block escapes: any byte
+		// in a string; outside one, only a quote or a backslash means anything.
+		if c := src[i]; inStr || c == '"' || c == '\\' {
+			i++
+		}
 		escaped = false
 	}
 	if inStr {
