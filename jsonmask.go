@@ -92,8 +92,8 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 // Append would give for encoding/json's encoding of v, without encoding what
 // the mask drops. Structs (json tags, omitempty, omitzero), maps with string
 // or integer keys, slices, arrays, pointers and interfaces are walked with
-// reflect; values the mask keeps whole are encoded by sonic's
-// encoding/json-compatible encoder; a value with its own MarshalJSON or
+// reflect; values the mask keeps whole are encoded by encoding/json; a value
+// with its own MarshalJSON or
 // MarshalText, or a struct with embedded fields, is encoded and then masked.
 // WithNDJSON does not apply. An error is the encoder's, or a value nested
 // deeper than WithMaxDepth (such as a cycle of pointers) in the parts that

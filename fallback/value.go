@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bytedance/sonic"
-
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -32,7 +30,7 @@ var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
 // 3), without encoding what the mask drops. It walks structs (exported
 // fields, json tags, omitempty, omitzero), maps with string or integer keys,
 // slices, arrays, pointers and interfaces with reflect, and encodes the
-// values the mask keeps whole with sonic's encoding/json-compatible encoder.
+// values the mask keeps whole with encoding/json.
 // A value it does not walk (one with a MarshalJSON or MarshalText method, a
 // struct with embedded fields or ",string" options, a map with other keys) is
 // encoded whole and then masked.
@@ -139,11 +137,14 @@ func isArray(v reflect.Value) bool {
 	return false
 }
 
+// marshal encodes a value kept whole with encoding/json. (Not sonic, which
+// DESIGN.md suggested: its CPU detection fails at init under the noasm build
+// tag, which jsonmask's kernels and klauspost/compress honour.)
 func marshal(v reflect.Value) ([]byte, error) {
 	if !v.CanInterface() {
 		return nil, errors.New("jsonmask: cannot encode an unexported value")
 	}
-	return sonic.ConfigStd.Marshal(v.Interface())
+	return json.Marshal(v.Interface())
 }
 
 // member is one member of an object, its key as a Go string.
