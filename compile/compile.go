@@ -137,7 +137,7 @@ func EscapePointer(key string) string { return escapePointer(key) }
 // build sorts each node's keys, rejects duplicates (SPEC M4) and builds one
 // radix trie per node, iteratively: no recursion on the mask's shape.
 func build(members [][]member, paths []string) (*Program, error) {
-	p := &Program{roots: make([]int32, len(members)), filters: make([]filter, len(members))}
+	p := &Program{roots: make([]int32, len(members)), tables: make([]table, len(members))}
 	type group struct {
 		lo, hi, pos int
 		state       int32
@@ -161,8 +161,8 @@ func build(members [][]member, paths []string) (*Program, error) {
 		for _, m := range sorted {
 			p.entries = append(p.entries, Entry{Key: m.key, Node: m.node})
 			p.maxKey = max(p.maxKey, len(m.key))
-			p.filters[n].add(m.key)
 		}
+		p.tables[n] = p.newTable(sorted, base)
 		p.roots[n] = p.newState()
 		if len(sorted) == 0 {
 			continue
@@ -204,4 +204,57 @@ func build(members [][]member, paths []string) (*Program, error) {
 func (p *Program) newState() int32 {
 	p.states = append(p.states, state{accept: NoEntry})
 	return int32(len(p.states) - 1)
+}
+
+// newTable builds the hash table of a node whose keys, sorted, have entries
+// from base on: as many slots as the next power of two from 4 per key, and the
+// first multiplier that leaves no slot to two keys, else the one that leaves
+// the fewest.
+func (p *Program) newTable(sorted []member, base int32) table {
+	t := table{off: int32(len(p.slots)), empty: NoEntry}
+	if len(sorted) > 0 && sorted[0].key == "" {
+		t.empty = base
+	}
+	bits := uint8(4)
+	for 1<<bits < 4*len(sorted) {
+		bits++
+	}
+	t.shift = 32 - bits
+	bestMul, bestShared := muls[0], len(sorted)+1
+	for _, mul := range muls {
+		t.mul = mul
+		shared := p.fill(t, sorted, base)
+		if shared == 0 {
+			return t
+		}
+		if shared < bestShared {
+			bestMul, bestShared = mul, shared
+		}
+	}
+	t.mul = bestMul
+	p.fill(t, sorted, base)
+	return t
+}
+
+// fill sets t's slots, at the end of p.slots, for the node's sorted keys and
+// returns how many slots two keys share.
+func (p *Program) fill(t table, sorted []member, base int32) (shared int) {
+	p.slots = p.slots[:t.off]
+	for range 1 << (32 - t.shift) {
+		p.slots = append(p.slots, NoEntry)
+	}
+	for j, m := range sorted {
+		if m.key == "" {
+			continue
+		}
+		switch s := &p.slots[t.off+int32(hash(m.key, t.mul, t.shift))]; *s {
+		case NoEntry:
+			*s = base + int32(j)
+		case viaTrie:
+		default:
+			*s = viaTrie
+			shared++
+		}
+	}
+	return shared
 }

@@ -3,6 +3,7 @@ package compile
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -65,6 +66,37 @@ func TestLookup(t *testing.T) {
 				t.Fatalf("mask %s: Lookup(%q): wrong action", src, probe)
 			case named && !keep && p.Lookup(p.Entry(e).Node, []byte("x")) == NoEntry:
 				t.Fatalf("mask %s: Lookup(%q): nested node lacks x", src, probe)
+			}
+		}
+	}
+}
+
+// TestLookupLargeNodes checks nodes whose keys the hash cannot tell apart
+// (same length, first and last byte: every slot falls back to the trie) and
+// nodes with thousands of distinct keys, against a map, with near misses.
+func TestLookupLargeNodes(t *testing.T) {
+	for _, n := range []int{2, 17, 1000, 5000} {
+		for _, style := range []string{"k%05dz", "%d"} {
+			keys := map[string]bool{}
+			mask := map[string]any{}
+			for i := range n {
+				k := fmt.Sprintf(style, i*7)
+				keys[k] = true
+				mask[k] = true
+			}
+			src, _ := json.Marshal(mask)
+			p, err := Compile(src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 7 * n {
+				k := fmt.Sprintf(style, i)
+				for _, probe := range []string{k, k + "z", "k" + k, k[:len(k)-1]} {
+					e := p.Lookup(0, []byte(probe))
+					if named := keys[probe]; named != (e != NoEntry) || named && p.Entry(e).Key != probe {
+						t.Fatalf("%d keys %q: Lookup(%q) = %d, named %v", n, style, probe, e, named)
+					}
+				}
 			}
 		}
 	}

@@ -20,8 +20,9 @@ type Entry struct {
 
 // Program is a compiled mask. Node 0 is the mask's root object.
 type Program struct {
-	roots   []int32  // per node, its trie's first state
-	filters []filter // per node, a quick test that most keys it does not name fail
+	roots   []int32 // per node, its trie's first state
+	tables  []table // per node, its hash of keys
+	slots   []int32 // the tables' slots
 	states  []state
 	edges   []byte  // per edge, the byte that takes it
 	targets []int32 // per edge, the state it leads to
@@ -29,26 +30,28 @@ type Program struct {
 	maxKey  int
 }
 
-// filter holds the lengths and the first bytes of a node's keys: a key whose
-// length or first byte is not among them cannot match, which is what most keys
-// of a response are. Lengths from 63 up share the last bit.
-type filter struct {
-	lengths uint64
-	first   [4]uint64
+// table finds a node's entry in one probe: its slots hash the keys by length,
+// first byte and last byte, which is what tells apart the keys of most masks.
+// A slot holds the one entry whose key hashes there, NoEntry when none does,
+// or viaTrie when two do; then the trie decides. A response key is compared
+// with at most one mask key.
+type table struct {
+	off   int32  // the node's first slot in Program.slots
+	mul   uint32 // the hash's multiplier, chosen to leave no slot shared
+	shift uint8  // 32 - log2 of the number of slots
+	empty int32  // the entry of the empty key, or NoEntry
 }
 
-func (f *filter) add(key string) {
-	f.lengths |= 1 << min(len(key), 63)
-	if len(key) > 0 {
-		f.first[key[0]>>6] |= 1 << (key[0] & 63)
-	}
-}
+// viaTrie marks a slot that two of a node's keys hash to.
+const viaTrie int32 = -2
 
-func (f *filter) admits(key []byte) bool {
-	if f.lengths&(1<<min(len(key), 63)) == 0 {
-		return false
-	}
-	return len(key) == 0 || f.first[key[0]>>6]&(1<<(key[0]&63)) != 0
+// muls are the multipliers build tries, in order, until no slot is shared.
+var muls = [...]uint32{0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x165667B1, 0xD3A2646C | 1, 0xFD7046C5, 0xB55A4F09}
+
+// hash mixes a non-empty key's length, first byte and last byte.
+func hash[K string | []byte](key K, mul uint32, shift uint8) uint32 {
+	x := uint32(len(key)) ^ uint32(key[0])<<8 ^ uint32(key[len(key)-1])<<16
+	return (x * mul) >> shift
 }
 
 // state is a node of a radix trie: on entering it the key must go on with
@@ -68,12 +71,28 @@ func (p *Program) Entry(e int32) Entry { return p.entries[e] }
 // its raw form is at most 6*MaxKeyLen bytes ("\u0041" is six bytes for one).
 func (p *Program) MaxKeyLen() int { return p.maxKey }
 
-// Lookup walks node's trie with the unescaped bytes of a key and returns the
-// entry of the mask member it names, or NoEntry. It does not allocate.
+// Lookup returns the entry of the mask member of node that key, unescaped,
+// names, or NoEntry. It does not allocate.
 func (p *Program) Lookup(node int32, key []byte) int32 {
-	if !p.filters[node].admits(key) {
+	t := &p.tables[node]
+	if len(key) == 0 {
+		return t.empty
+	}
+	switch e := p.slots[t.off+int32(hash(key, t.mul, t.shift))]; {
+	case e >= 0:
+		if string(key) == p.entries[e].Key {
+			return e
+		}
+		return NoEntry
+	case e == viaTrie:
+		return p.walk(node, key)
+	default:
 		return NoEntry
 	}
+}
+
+// walk finds key in node's trie.
+func (p *Program) walk(node int32, key []byte) int32 {
 	s := &p.states[p.roots[node]]
 	for {
 		n := len(s.label)
