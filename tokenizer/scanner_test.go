@@ -315,3 +315,51 @@ func firstNonSpace(doc []byte) byte {
 	}
 	return 0
 }
+
+// TestMultibyteRuns checks UTF-8 validation inside long runs of multibyte
+// text, where the string scanner checks 2- and 3-byte sequences a word at a
+// time: random runs of valid sequences, the edges of each lead byte's range,
+// and broken, cut and stray bytes, in values and keys, against the oracle,
+// with the same verdict and offset at every window.
+func TestMultibyteRuns(t *testing.T) {
+	pieces := []string{
+		"a", "é", "ß", "\u07ff", "\u0800", "日本語", "\ud7ff", "\ue000", "\uffff", "😋", "\U0010ffff",
+		"\xc2\x80", "\xdf\xbf", "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",
+		"\xe0\xa0\x80", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf",
+		// invalid: overlong, surrogate, out of range, cut, stray
+		"\xc0\xaf", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80",
+		"\xe3\x81", "\xe3", "\xc3", "\x80", "\xbf", "\xff", "\xe3\xc1\x81", "\xe3\x81\xc1", "\xc3\xc3", "\xe3\x81\x22",
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 3000 {
+		var sb strings.Builder
+		for range 1 + rng.IntN(12) {
+			p := pieces[rng.IntN(len(pieces))]
+			if rng.IntN(4) > 0 { // mostly valid text, as in real documents
+				p = pieces[rng.IntN(11)]
+			}
+			sb.WriteString(p)
+		}
+		text := sb.String()
+		for _, doc := range [][]byte{[]byte(`["` + text + `"]`), []byte(`{"` + text + `":1}`)} {
+			want := oracle(doc)
+			var firstErr string
+			for _, window := range []int{1, 2, 3, 4, 5, 7, len(doc)} {
+				out, err := byValue(doc, window, true)
+				if (err == nil) != want {
+					t.Fatalf("%q at window %d: err %v, valid %v", doc, window, err, want)
+				}
+				if err == nil && !bytes.Equal(out, doc) {
+					t.Fatalf("%q at window %d: copied %q", doc, window, out)
+				}
+				if err != nil {
+					if firstErr == "" {
+						firstErr = err.Error()
+					} else if err.Error() != firstErr {
+						t.Fatalf("%q at window %d: %v, at another window %v", doc, window, err, firstErr)
+					}
+				}
+			}
+		}
+	}
+}

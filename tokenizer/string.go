@@ -61,6 +61,19 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			if n := runeLen(src[i:]); n > 0 {
 				i += n
 				for i < len(src) && src[i] >= utf8Self {
+					// Text in most scripts is a run of 2- or 3-byte sequences
+					// whose lead byte needs no special second-byte range:
+					// checked inline, a word at a time.
+					if i+4 <= len(src) {
+						x := binary.LittleEndian.Uint32(src[i:])
+						if c := byte(x); c-0xE1 < 0xF && c != 0xED && x&0xC0C000 == 0x808000 {
+							i += 3
+							continue
+						} else if c-0xC2 < 0x1E && x&0xC000 == 0x8000 {
+							i += 2
+							continue
+						}
+					}
 					if n = runeLen(src[i:]); n == 0 {
 						break
 					}
