@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -227,6 +228,37 @@ func TestSWAR(t *testing.T) {
 	}
 }
 
+// TestAllHex checks allHex on every byte value in every position among digits,
+// and on random words.
+func TestAllHex(t *testing.T) {
+	naive := func(w [4]byte) bool {
+		for _, c := range w {
+			if hexVal[c] < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(w [4]byte) {
+		if got := allHex(binary.LittleEndian.Uint32(w[:])); got != naive(w) {
+			t.Fatalf("allHex(%q) = %v", w, got)
+		}
+	}
+	for pos := range 4 {
+		for c := range 256 {
+			for _, fill := range []byte{'0', '9', 'a', 'f', 'A', 'F'} {
+				w := [4]byte{fill, fill, fill, fill}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 100000 {
+		check([4]byte{byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))})
+	}
+}
+
 // TestRuneLen compares the UTF-8 automaton with the standard library on every
 // sequence of up to three bytes and on random longer ones.
 func TestRuneLen(t *testing.T) {
@@ -316,11 +348,11 @@ func firstNonSpace(doc []byte) byte {
 	return 0
 }
 
-// TestMultibyteRuns checks UTF-8 validation inside long runs of multibyte
-// text, where the string scanner checks 2- and 3-byte sequences a word at a
-// time: random runs of valid sequences, the edges of each lead byte's range,
-// and broken, cut and stray bytes, in values and keys, against the oracle,
-// with the same verdict and offset at every window.
+// TestMultibyteRuns checks strings made of runs of multibyte text and of \u
+// escapes, which the string scanner checks a word at a time: random runs of
+// valid sequences, the edges of each lead byte's range, broken, cut and stray
+// bytes, and broken and cut escapes, in values and keys, against the oracle,
+// with the same verdict and error at every window.
 func TestMultibyteRuns(t *testing.T) {
 	pieces := []string{
 		"a", "é", "ß", "\u07ff", "\u0800", "日本語", "\ud7ff", "\ue000", "\uffff", "😋", "\U0010ffff",
@@ -329,14 +361,20 @@ func TestMultibyteRuns(t *testing.T) {
 		// invalid: overlong, surrogate, out of range, cut, stray
 		"\xc0\xaf", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80",
 		"\xe3\x81", "\xe3", "\xc3", "\x80", "\xbf", "\xff", "\xe3\xc1\x81", "\xe3\x81\xc1", "\xc3\xc3", "\xe3\x81\x22",
+
+		// escapes, which the scanner also takes in runs: valid, then broken and cut
+		`\u00e9`, `\uD83D\uDE0B`, `\ud800`, `\n`, `\\`, `\/`, `\u12G4`, `\uzzzz`, `\u12`, `\u`, `\`, `\x`,
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 3000 {
 		var sb strings.Builder
 		for range 1 + rng.IntN(12) {
 			p := pieces[rng.IntN(len(pieces))]
-			if rng.IntN(4) > 0 { // mostly valid text, as in real documents
+			switch rng.IntN(6) { // mostly valid text, as in real documents
+			case 0, 1, 2:
 				p = pieces[rng.IntN(11)]
+			case 3:
+				p = pieces[len(pieces)-12+rng.IntN(6)]
 			}
 			sb.WriteString(p)
 		}

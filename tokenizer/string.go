@@ -44,12 +44,19 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 					continue
 				}
 				if i+6 <= len(src) {
-					for j := i + 2; j < i+6; j++ {
-						if hexVal[src[j]] < 0 {
-							return j, false, s.errChar(src, j, ctxHex)
+					if !allHex(binary.LittleEndian.Uint32(src[i+2:])) {
+						j := i + 2
+						for hexVal[src[j]] >= 0 {
+							j++
 						}
+						return j, false, s.errChar(src, j, ctxHex)
 					}
 					i += 6
+					// Escaped text is a run of \u escapes.
+					for i+6 <= len(src) && binary.LittleEndian.Uint16(src[i:]) == '\\'|'u'<<8 &&
+						allHex(binary.LittleEndian.Uint32(src[i+2:])) {
+						i += 6
+					}
 					continue
 				}
 			}

@@ -43,3 +43,17 @@ func nonDigits(w uint64) uint64 {
 func structuralOrSpace(w uint64) uint64 {
 	return structural(w) | (w-0x21*lsb)&^w&msb
 }
+
+// allHex reports whether the 4 bytes of w are all hexadecimal digits: the
+// digits of a \u escape. With every byte below 0x80, adding a constant to a
+// byte cannot carry into the next, so its high bit tests a bound.
+func allHex(w uint32) bool {
+	const l = 0x01010101
+	if w&(0x80*l) != 0 {
+		return false
+	}
+	digit := (w + (0x80-'0')*l) &^ (w + (0x7f-'9')*l)
+	f := w | 0x20*l // 'A'-'F' to 'a'-'f'
+	alpha := (f + (0x80-'a')*l) &^ (f + (0x7f-'f')*l)
+	return (digit|alpha)&(0x80*l) == 0x80*l
+}
