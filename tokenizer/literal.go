@@ -1,5 +1,7 @@
 package tokenizer
 
+import "encoding/binary"
+
 // The three literals, laid end to end; a literal in progress is a position in
 // this string and the position where its literal ends.
 const literals = "truefalsenull"
@@ -53,4 +55,21 @@ func (s *Scanner) startLiteral(src []byte, i int) (int, bool, error) {
 	}
 	s.lit, s.litEnd = b+1, e
 	return s.literal(src, i+1)
+}
+
+// wholeLiteral returns the length of the literal that starts src[i] when it
+// is whole in src, or 0: one 32-bit comparison for each literal.
+func wholeLiteral(src []byte, i int) int {
+	if i+4 > len(src) {
+		return 0
+	}
+	switch binary.LittleEndian.Uint32(src[i:]) {
+	case 't' | 'r'<<8 | 'u'<<16 | 'e'<<24, 'n' | 'u'<<8 | 'l'<<16 | 'l'<<24:
+		return 4
+	case 'f' | 'a'<<8 | 'l'<<16 | 's'<<24:
+		if i+5 <= len(src) && src[i+4] == 'e' {
+			return 5
+		}
+	}
+	return 0
 }

@@ -401,11 +401,9 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 		}
 		j = end
 	case 't', 'f', 'n':
-		b, e := literalSpan(c)
-		if l := int(e - b); i+l > len(src) || string(src[i:i+l]) != literals[b:e] {
+		if j = i + wholeLiteral(src, i); j == i {
 			return i, false
 		}
-		j = i + int(e-b)
 	default:
 		if j = numberEnd(src, i); j == 0 {
 			return i, false

@@ -401,3 +401,29 @@ func TestMultibyteRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestLiterals checks true, false and null, whole, cut at every byte, with
+// every byte changed, and followed by other bytes, against the oracle at
+// every window: the whole-literal comparison must agree with the byte loop.
+func TestLiterals(t *testing.T) {
+	var variants []string
+	for _, lit := range []string{"true", "false", "null"} {
+		for n := 0; n <= len(lit); n++ {
+			variants = append(variants, lit[:n])
+			for _, c := range []byte("etrufalsn\"0 ]x\x00\xff") {
+				variants = append(variants, lit[:n]+string(c)+lit[min(n+1, len(lit)):], lit[:n]+string(c))
+			}
+		}
+		variants = append(variants, lit+lit, lit+"e", strings.ToUpper(lit))
+	}
+	for _, v := range variants {
+		for _, doc := range []string{"[" + v + "]", "[" + v + ",1]", "{\"k\":" + v + "}", v} {
+			want := oracle([]byte(doc))
+			for window := 1; window <= len(doc); window++ {
+				if _, err := byValue([]byte(doc), window, true); (err == nil) != want {
+					t.Fatalf("%q at window %d: err %v, valid %v", doc, window, err, want)
+				}
+			}
+		}
+	}
+}

@@ -103,6 +103,10 @@ value:
 		i++
 		goto arrayFirst
 	case 't', 'f', 'n':
+		if n := wholeLiteral(src, i); n > 0 {
+			i += n
+			goto scalarDone
+		}
 		if i, done, err = s.startLiteral(src, i); !done {
 			if err != nil {
 				return i, false, err
