@@ -57,11 +57,9 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 					continue
 				}
 				if f.entry == compile.NoEntry {
-					// In trusted mode every dropped value goes through SkipTrusted, so
-					// that the verdict does not depend on where windows end (SPEC S1).
-					if k.IsScalar() && !m.cfg.Trusted {
+					if k.IsScalar() {
 						var ok bool
-						if i, ok = m.sc.Scalar(src, i, false); ok {
+						if i, ok = m.scalar(src, i, false); ok {
 							continue
 						}
 					}
@@ -173,10 +171,10 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
 	}
-	if m.op == opCopy && k.IsScalar() && !m.cfg.Trusted { // trusted: CopyTrusted alone, whatever the split
+	if m.op == opCopy && k.IsScalar() {
 		var ok bool
 		m.sc.Out = dst
-		i, ok = m.sc.Scalar(src, i, true)
+		i, ok = m.scalar(src, i, true)
 		dst, m.sc.Out = m.sc.Out, nil
 		if ok {
 			m.op = opToken
@@ -192,6 +190,16 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		dst = append(dst, byte(k))
 	}
 	return dst, i, nil
+}
+
+// scalar takes the scalar at src[i] when it is whole in the window, copying
+// it to m.sc.Out when copy is true; otherwise opSkip or opCopy take it. In
+// trusted mode, only where they would end it at the same byte (SPEC S1).
+func (m *Machine) scalar(src []byte, i int, copy bool) (int, bool) {
+	if m.cfg.Trusted {
+		return m.sc.ScalarTrusted(src, i, copy)
+	}
+	return m.sc.Scalar(src, i, copy)
 }
 
 // pop closes the innermost frame and reports whether it was the root.

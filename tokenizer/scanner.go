@@ -387,6 +387,20 @@ func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped b
 // the window. Otherwise it consumes nothing and returns done false: the caller
 // goes on with Value, which resumes across windows and reports errors.
 func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
+	return s.scalar(src, i, copy, false)
+}
+
+// ScalarTrusted is Scalar for the trusted mode: it takes a valid scalar only
+// where [Scanner.SkipTrusted] and [Scanner.CopyTrusted] would end it too, so
+// that taking it here or with them gives the same verdict whatever the split
+// (SPEC S1). They end a string at its closing quote, as Scalar does, but a
+// number or literal at the first ',', '}', ']' or whitespace: so that byte
+// must follow it in the window. Otherwise the caller goes on with them.
+func (s *Scanner) ScalarTrusted(src []byte, i int, copy bool) (int, bool) {
+	return s.scalar(src, i, copy, true)
+}
+
+func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
 	j := 0
 	switch c := src[i]; c {
 	case '"':
@@ -401,11 +415,11 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 		}
 		j = end
 	case 't', 'f', 'n':
-		if j = i + wholeLiteral(src, i); j == i {
+		if j = i + wholeLiteral(src, i); j == i || trusted && !trustedEnd(src, j) {
 			return i, false
 		}
 	default:
-		if j = numberEnd(src, i); j == 0 {
+		if j = numberEnd(src, i); j == 0 || trusted && !trustedEnd(src, j) {
 			return i, false
 		}
 	}
@@ -417,6 +431,16 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 		s.Out = append(s.Out, src[i:j]...)
 	}
 	return j, true
+}
+
+// trustedEnd reports whether src[j] is where a trusted scan ends a number
+// or literal.
+func trustedEnd(src []byte, j int) bool {
+	if j >= len(src) {
+		return false
+	}
+	c := src[j]
+	return c == ',' || c == '}' || c == ']' || space[c]
 }
 
 // AtKey reports whether the scanner is at or inside an object's key: the
