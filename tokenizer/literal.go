@@ -46,13 +46,10 @@ func (s *Scanner) litSpan() (uint8, uint8) {
 	}
 }
 
-// startLiteral begins the literal at src[i], taking the common case of a
-// literal whole in the window in one comparison.
+// startLiteral begins the literal at src[i] byte by byte: for one that
+// [wholeLiteral] did not take, cut by the window's end or misspelled.
 func (s *Scanner) startLiteral(src []byte, i int) (int, bool, error) {
 	b, e := literalSpan(src[i])
-	if n := int(e - b); i+n <= len(src) && string(src[i:i+n]) == literals[b:e] {
-		return i + n, true, nil
-	}
 	s.lit, s.litEnd = b+1, e
 	return s.literal(src, i+1)
 }

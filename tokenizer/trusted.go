@@ -14,6 +14,17 @@ const (
 	tsOutside        // inside an object or array, outside strings
 )
 
+// endsTrustedScalar reports whether c ends a number or literal in a trusted
+// scan: ',', '}', ']' or whitespace. [Scanner.ScalarTrusted] relies on it too.
+func endsTrustedScalar(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || space[c]
+}
+
+// escapableOutside reports whether a backslash outside strings (not valid
+// JSON, but the block scan's escape mask gives it a meaning that the byte
+// loops must share) escapes c: only a quote or a backslash.
+func escapableOutside(c byte) bool { return c == '"' || c == '\\' }
+
 // SkipTrusted consumes one whole value checking only string quoting and
 // bracket nesting (SPEC V4): for inputs known to be valid. Like
 // [Scanner.Value] it starts at a value's first byte (after Peek) or resumes
@@ -62,7 +73,7 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 		fallthrough
 	case tsScalar:
 		for ; i < len(src); i++ {
-			if c := src[i]; c == ',' || c == '}' || c == ']' || space[c] {
+			if endsTrustedScalar(src[i]) {
 				if err := s.CheckToken(i); err != nil {
 					return i, false, err
 				}
@@ -85,7 +96,7 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 				goto window
 			}
 			s.esc = escNone
-			if c := src[i]; c == '"' || c == '\\' {
+			if escapableOutside(src[i]) {
 				i++
 			}
 		}
@@ -171,7 +182,7 @@ outside:
 				i++
 				goto window
 			}
-			if c := src[i+1]; c == '"' || c == '\\' {
+			if escapableOutside(src[i+1]) {
 				i++
 			}
 		case '{', '[':
@@ -264,7 +275,7 @@ blocks:
 		}
 		// The byte a backslash at the end of the last block escapes: any byte
 		// in a string; outside one, only a quote or a backslash means anything.
-		if c := src[i]; inStr || c == '"' || c == '\\' {
+		if inStr || escapableOutside(src[i]) {
 			i++
 		}
 		escaped = false
