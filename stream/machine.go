@@ -77,6 +77,8 @@ type Machine struct {
 	keyBuf   []byte
 	scratch  []byte // unescaped keys
 
+	spans [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
+
 	lead lead
 }
 

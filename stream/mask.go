@@ -18,12 +18,17 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 		case opToken:
 			f := &m.frames[len(m.frames)-1]
 			if f.array {
-				var k tokenizer.Kind
-				if k, i, err = m.sc.Peek(src, i); err != nil || k == tokenizer.None {
-					return dst, i, m.fail(err)
+				k, at := m.sc.Element(src, i)
+				if k == tokenizer.None {
+					if k, i, err = m.sc.Peek(src, i); err != nil || k == tokenizer.None {
+						return dst, i, m.fail(err)
+					}
+					at = i
+					if k == tokenizer.ArrayEnd {
+						_, at, _ = m.sc.Next(src, i)
+					}
 				}
-				if k == tokenizer.ArrayEnd {
-					_, i, _ = m.sc.Next(src, i)
+				if i = at; k == tokenizer.ArrayEnd {
 					dst = append(dst, ']')
 					if m.pop() {
 						return dst, i, nil
@@ -32,6 +37,25 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				}
 				f.index++
 				if dst, i, err = m.value(dst, src, i, k, f.node, false); err != nil {
+					return dst, i, m.fail(err)
+				}
+				continue
+			}
+			// The fastest path: a run of plain members read in one loop.
+			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted); n > 0 || closed {
+				var head bool
+				dst, head = m.members(dst, src, f, m.spans[:n])
+				if i = at; closed {
+					dst = append(dst, '}')
+					if m.pop() {
+						return dst, i, nil
+					}
+					continue
+				}
+				if !head {
+					continue
+				}
+				if dst, i, err = m.memberValue(dst, src, i, f); err != nil {
 					return dst, i, m.fail(err)
 				}
 				continue
@@ -50,23 +74,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				key := src[ks:ke]
 				f.member, f.entry = true, m.lookup(f.node, key, escaped)
 				m.key, m.keyInSrc, m.keyOver = key, true, false
-				i = at
-				k := tokenizer.ValueKind(src[i])
-				if k == tokenizer.None {
-					m.op = opValue // Peek reports the error, as on the slow path
-					continue
-				}
-				if f.entry == compile.NoEntry {
-					if k.IsScalar() {
-						var ok bool
-						if i, ok = m.scalar(src, i, false); ok {
-							continue
-						}
-					}
-					m.op = opSkip
-					continue
-				}
-				if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true); err != nil {
+				if dst, i, err = m.memberValue(dst, src, at, f); err != nil {
 					return dst, i, m.fail(err)
 				}
 				continue
@@ -146,6 +154,62 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 	}
 }
 
+// members writes what the mask keeps of spans, members of the object f that
+// Scanner.Members read, and records the last one as the member being read.
+// It reports whether the last one's value is still to be read (its ValueEnd is
+// 0); then memberValue goes on with it.
+func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpan) ([]byte, bool) {
+	if len(spans) == 0 {
+		return dst, false
+	}
+	e := compile.NoEntry
+	for _, sp := range spans {
+		key := src[sp.KeyStart:sp.KeyEnd]
+		if e = m.prog.Lookup(f.node, key[1:len(key)-1]); e == compile.NoEntry || sp.ValueEnd == 0 {
+			continue
+		}
+		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
+			continue // SPEC A6: a scalar where the mask expects an object
+		}
+		if f.wrote {
+			dst = append(dst, ',')
+		}
+		f.wrote = true
+		if sp.ValueStart == sp.KeyEnd+1 {
+			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
+		} else {
+			dst = append(dst, key...)
+			dst = append(dst, ':')
+			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
+		}
+	}
+	last := spans[len(spans)-1]
+	f.member, f.entry = true, e
+	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
+	return dst, last.ValueEnd == 0
+}
+
+// memberValue goes on with the value of the member of f whose head was read
+// (its key in m.key, its entry in f.entry), which starts at src[i].
+func (m *Machine) memberValue(dst, src []byte, i int, f *frame) ([]byte, int, error) {
+	k := tokenizer.ValueKind(src[i])
+	if k == tokenizer.None {
+		m.op = opValue // Peek reports the error, as on the slow path
+		return dst, i, nil
+	}
+	if f.entry == compile.NoEntry {
+		if k.IsScalar() {
+			var ok bool
+			if i, ok = m.scalar(src, i, false); ok {
+				return dst, i, nil
+			}
+		}
+		m.op = opSkip
+		return dst, i, nil
+	}
+	return m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true)
+}
+
 // value decides about the value of kind k that starts at src[i]: a member's
 // value (member true, its key in m.key) or an array element, to which node
 // applies (compile.Keep: keep it whole). It writes what goes before the value
@@ -183,7 +247,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 	}
 	if m.op == opToken {
 		var err error
-		if _, i, err = m.sc.Next(src, i); err != nil {
+		if i, err = m.sc.Open(src, i); err != nil {
 			return dst, i, err
 		}
 		m.frames = append(m.frames, frame{node: node, array: k == tokenizer.ArrayStart, entry: compile.NoEntry, index: -1})

@@ -1,0 +1,189 @@
+package tokenizer
+
+// MemberSpan is one member that [Scanner.Members] read: its key's span,
+// quotes included, and its value's. ValueEnd is 0 when Members read only the
+// member's head: its value, which starts at ValueStart, is for the caller to
+// read (a container, or a scalar that is not whole and plain in the window).
+type MemberSpan struct {
+	KeyStart, KeyEnd, ValueStart, ValueEnd int
+}
+
+// Members reads the members of the innermost object from src[i], where
+// [Scanner.Member] would start, into spans: as many as fit, in one tight loop.
+// It reads a member only when its head is whole in the window and its key is
+// plain (no escape, no byte over 0x7F); it reads the member's value too when
+// that is a scalar whole in the window, and in trusted mode only where
+// [Scanner.ScalarTrusted] would take it, so that the verdict does not depend
+// on the split (SPEC S1).
+//
+// It returns the number of spans filled and the index where the caller goes
+// on. When the last span has ValueEnd 0, that index is its value's first
+// byte, as after Member; otherwise it follows the last value read. closed
+// reports that the object's closing '}' was read too (the index follows it).
+// Whatever stops the loop (the window ends, an escaped key, an error) is left
+// unconsumed, for Member, Next and Peek, which report errors precisely.
+func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (n, at int, closed bool) {
+	state := s.state
+	if state != stNext && state != stKeyOrEnd && state != stKey {
+		return 0, i, false
+	}
+	for n < len(spans) {
+		j := i
+		if j < len(src) && src[j] <= ' ' {
+			j = skipSpace(src, j)
+		}
+		if j >= len(src) {
+			break
+		}
+		switch state {
+		case stNext:
+			if src[j] != ',' {
+				if src[j] == '}' {
+					s.depth--
+					s.state = s.after()
+					return n, j + 1, true
+				}
+				s.state = state
+				return n, i, false
+			}
+			if j++; j < len(src) && src[j] <= ' ' {
+				j = skipSpace(src, j)
+			}
+		case stKeyOrEnd:
+			if src[j] == '}' {
+				s.depth--
+				s.state = s.after()
+				return n, j + 1, true
+			}
+		}
+		// The key, plain and whole.
+		if j >= len(src) || src[j] != '"' {
+			break
+		}
+		ks := j
+		if j = plainEnd(src, j+1); j >= len(src) || src[j] != '"' {
+			break
+		}
+		j++
+		ke := j
+		if j < len(src) && src[j] <= ' ' {
+			j = skipSpace1(src, j)
+		}
+		if j >= len(src) || src[j] != ':' {
+			break
+		}
+		if j++; j < len(src) && src[j] <= ' ' {
+			j = skipSpace1(src, j)
+		}
+		if j >= len(src) || ke-ks > s.MaxToken {
+			break
+		}
+		sp := &spans[n]
+		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd = ks, ke, j, 0
+		n++
+		// The value, when it is a scalar whole in the window.
+		vs := j
+		switch src[j] {
+		case '"':
+			if j = plainEnd(src, j+1); j < len(src) && src[j] == '"' {
+				j++
+				break
+			}
+			end, done, err := s.str(src, j)
+			if !done || err != nil {
+				s.esc, s.u8 = escNone, u8Clean
+				s.state = stValue
+				return n, vs, false
+			}
+			j = end
+		case 't', 'f', 'n':
+			if j += wholeLiteral(src, j); j == vs || trusted && !trustedEnd(src, j) {
+				s.state = stValue
+				return n, vs, false
+			}
+		default:
+			if j = numberEnd(src, j); j == 0 || trusted && !trustedEnd(src, j) {
+				s.state = stValue
+				return n, vs, false
+			}
+		}
+		if j-vs > s.MaxToken {
+			s.state = stValue
+			return n, vs, false
+		}
+		sp.ValueEnd = j
+		i, state = j, stNext
+	}
+	s.state = state
+	return n, i, false
+}
+
+// skipSpace1 is skipSpace with the run of one space, as around a
+// pretty-printed ':', taken inline.
+func skipSpace1(src []byte, j int) int {
+	if j+1 < len(src) && src[j+1] > ' ' && src[j] == ' ' {
+		return j + 1
+	}
+	return skipSpace(src, j)
+}
+
+// Element reads what comes before the innermost array's next element, when
+// it is in the window and well formed: the ',' after the last element and the
+// whitespace around it. It returns the element's kind and the index of its
+// first byte, or ArrayEnd and the index after the array's closing ']'.
+// Anything else returns None having consumed nothing: the caller goes on with
+// Peek, which reports errors precisely.
+func (s *Scanner) Element(src []byte, i int) (Kind, int) {
+	j := i
+	if j < len(src) && src[j] <= ' ' {
+		j = skipSpace(src, j)
+	}
+	if j >= len(src) {
+		return None, i
+	}
+	switch s.state {
+	case stNext:
+		if src[j] != ',' {
+			if src[j] == ']' {
+				s.depth--
+				s.state = s.after()
+				return ArrayEnd, j + 1
+			}
+			return None, i
+		}
+		if j++; j < len(src) && src[j] <= ' ' {
+			j = skipSpace(src, j)
+		}
+		if j >= len(src) {
+			return None, i
+		}
+	case stValueOrEnd:
+		if src[j] == ']' {
+			s.depth--
+			s.state = s.after()
+			return ArrayEnd, j + 1
+		}
+	default:
+		return None, i
+	}
+	k := valueKind[src[j]]
+	if k == None {
+		return None, i
+	}
+	s.state = stValue
+	return k, j
+}
+
+// Open consumes the '{' or '[' at src[i], which Peek, Member or Element
+// found where a value may start, and returns the index after it.
+func (s *Scanner) Open(src []byte, i int) (int, error) {
+	obj := src[i] == '{'
+	if err := s.push(obj, i); err != nil {
+		return i, err
+	}
+	s.state = stValueOrEnd
+	if obj {
+		s.state = stKeyOrEnd
+	}
+	return i + 1, nil
+}
