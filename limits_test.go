@@ -25,6 +25,8 @@ func TestMaxTokenSize(t *testing.T) {
 		{"DroppedValue", `{"x":`, `,"id":1}`},
 		{"InKept", `{"id":[1,`, `]}`},
 		{"InDropped", `{"x":{"k":[`, `]},"id":1}`},
+		{"InKeptBetween", `{"id":[1,`, `,2]}`},
+		{"InDroppedBetween", `{"x":{"k":[1, `, ` ,2]},"id":1}`},
 		{"KeyInDropped", `{"x":{`, `:1},"id":1}`},
 		{"KeyInKept", `{"id":{`, `:1}}`},
 		{"InMaskedArray", `{"u":[`, `]}`},

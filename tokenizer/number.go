@@ -29,7 +29,7 @@ func isDigit(c byte) bool { return c-'0' < 10 }
 // ASCII digit, 8 bytes at a time.
 func digits(src []byte, j int) int {
 	for j+8 <= len(src) {
-		if m := nonDigits(binary.LittleEndian.Uint64(src[j:])); m != 0 {
+		if m := nonDigits(binary.LittleEndian.Uint64(src[j : j+8])); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8

@@ -18,7 +18,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 	}
 	for {
 		for i+8 <= len(src) {
-			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+			if m := stringStops(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -109,7 +109,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 // checks for the closing quote and calls str for anything else.
 func plainEnd(src []byte, i int) int {
 	for i+8 <= len(src) {
-		if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+		if m := stringStops(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8

@@ -110,7 +110,7 @@ inString:
 			goto blocks
 		}
 		for i+8 <= len(src) {
-			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -149,7 +149,7 @@ outside:
 		}
 		if copy {
 			for i+8 <= len(src) {
-				if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
 					i += bits.TrailingZeros64(m) >> 3
 					break
 				}
@@ -157,7 +157,7 @@ outside:
 			}
 		} else {
 			for i+8 <= len(src) {
-				if m := structural(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				if m := structural(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
 					i += bits.TrailingZeros64(m) >> 3
 					break
 				}

@@ -118,6 +118,27 @@ value:
 	}
 	start = i
 	if j := numberEnd(src, i); j > 0 {
+		// Arrays of numbers (coordinates, meshes) are read here, number,
+		// ',' and number, rather than round the states for each.
+		for !obj && s.depth > s.base && src[j] == ',' && j-start <= s.MaxToken {
+			k := j + 1
+			if k < len(src) && src[k] <= ' ' {
+				if copy {
+					s.Out = append(s.Out, src[run:k]...)
+				}
+				k = skipSpace(src, k)
+				run = k
+			}
+			var e int
+			if k == len(src) {
+				i = k
+				goto value
+			} else if e = numberEnd(src, k); e == 0 {
+				i = k
+				goto value
+			}
+			start, j = k, e
+		}
 		i = j
 		goto tokenDone
 	}
@@ -328,7 +349,7 @@ func skipSpace(src []byte, i int) int {
 			}
 			i++
 		} else if i+8 <= len(src) {
-			if x := binary.LittleEndian.Uint64(src[i:]) ^ ' '*lsb; x != 0 {
+			if x := binary.LittleEndian.Uint64(src[i:i+8]) ^ ' '*lsb; x != 0 {
 				i += bits.TrailingZeros64(x) >> 3
 			} else {
 				i += 8
