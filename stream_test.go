@@ -131,6 +131,7 @@ func TestCanary(t *testing.T) {
 		}
 		for _, mode := range maskModes {
 			out, err := mode.mask(m, doc)
+			out = out[:cap(out)] // what lies past the output's end must not hold a dropped byte either
 			if bytes.Contains(out, []byte(marker)) || bytes.Contains(out, []byte(`\u0043ANARY`)) {
 				t.Fatalf("%s: mask %s doc %s\noutput %s (err %v) holds a dropped byte", mode.name, maskJSON, doc, out, err)
 			}

@@ -57,3 +57,18 @@ func allHex(w uint32) bool {
 	alpha := (f + (0x80-'a')*l) &^ (f + (0x7f-'f')*l)
 	return (digit|alpha)&(0x80*l) == 0x80*l
 }
+
+// appendRun appends src[a:b] to dst. A run of at most 16 bytes, as between
+// two runs of whitespace, is moved with one 16-byte copy where dst has room
+// and the 16 bytes from src[a] all lie before limit: the end of the value
+// being copied, so that what lands past len(dst) is the value's own bytes,
+// never a dropped one's. The call to memmove that append makes costs more
+// than the copy.
+func appendRun(dst, src []byte, a, b, limit int) []byte {
+	n := len(dst)
+	if b-a <= 16 && a+16 <= limit && limit <= len(src) && cap(dst)-n >= 16 {
+		*(*[16]byte)(dst[n : n+16]) = *(*[16]byte)(src[a : a+16])
+		return dst[:n+b-a]
+	}
+	return append(dst, src[a:b]...)
+}

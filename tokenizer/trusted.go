@@ -244,13 +244,15 @@ blocks:
 		}
 		if copy {
 			ws := m.space &^ strs
+			limit := i + 64 // the value's bytes go on at least this far
 			if end < 64 {
 				ws &= 1<<end - 1 // only what lies before the value's end
+				limit = i + end
 			}
 			for ws != 0 {
 				k := bits.TrailingZeros64(ws)
 				n := bits.TrailingZeros64(^(ws >> k)) // length of the run
-				s.Out = append(s.Out, src[run:i+k]...)
+				s.Out = appendRun(s.Out, src, run, i+k, limit)
 				run = i + k + n
 				if k+n >= 64 {
 					break
