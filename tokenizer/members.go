@@ -1,5 +1,10 @@
 package tokenizer
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
 // quotes included, and its value's. ValueEnd is 0 when Members read only the
 // member's head: its value, which starts at ValueStart, is for the caller to
@@ -85,6 +90,15 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		vs := j
 		switch src[j] {
 		case '"':
+			if trusted {
+				// Where SkipTrusted and CopyTrusted end it: at the first
+				// quote that no backslash escapes, whatever lies before.
+				if j = quotedEnd(src, j+1); j == 0 {
+					s.state = stValue
+					return n, vs, false
+				}
+				break
+			}
 			if j = plainEnd(src, j+1); j < len(src) && src[j] == '"' {
 				j++
 				break
@@ -186,4 +200,29 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 		s.state = stKeyOrEnd
 	}
 	return i + 1, nil
+}
+
+// quotedEnd returns the index after the quote that ends the string whose
+// content starts at src[i], taking a backslash to escape the byte after it
+// and checking nothing else (SPEC V4); or 0 when the window ends first.
+func quotedEnd(src []byte, i int) int {
+	for {
+		for i+8 <= len(src) {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(src) && src[i] != '"' && src[i] != '\\' {
+			i++
+		}
+		switch {
+		case i >= len(src):
+			return 0
+		case src[i] == '"':
+			return i + 1
+		}
+		i += 2
+	}
 }
