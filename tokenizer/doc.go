@@ -11,9 +11,13 @@
 // from there. The in-memory case is the same code over a single window.
 //
 // Methods at the token level ([Scanner.Peek], [Scanner.Next]) serve the masked
-// levels of a document and the mask compiler; [Scanner.Value] and
-// [Scanner.SkipTrusted] consume a whole value in tight loops, copying it
-// without whitespace or dropping it.
+// levels of a document and the mask compiler. Faster ones read what is whole
+// in the window and leave the rest to them, having consumed nothing:
+// [Scanner.Members] reads a run of plain members (key and scalar value) into
+// spans in one loop, [Scanner.Member] one member's head, [Scanner.Element]
+// what comes before an array element, [Scanner.Scalar] one scalar.
+// [Scanner.Value] and [Scanner.SkipTrusted] consume a whole value in tight
+// loops, copying it without whitespace or dropping it.
 //
 // Validation follows RFC 8259 in full: structure, string escapes, raw control
 // characters, UTF-8 (RFC 3629: no overlong forms, no encoded surrogates, nothing
