@@ -1,10 +1,5 @@
 package tokenizer
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
-
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
 // quotes included, and its value's. ValueEnd is 0 when Members read only the
 // member's head: its value, which starts at ValueStart, is for the caller to
@@ -207,16 +202,7 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 // and checking nothing else (SPEC V4); or 0 when the window ends first.
 func quotedEnd(src []byte, i int) int {
 	for {
-		for i+8 <= len(src) {
-			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(src) && src[i] != '"' && src[i] != '\\' {
-			i++
-		}
+		i = quoteOrBackslashAt(src, i)
 		switch {
 		case i >= len(src):
 			return 0

@@ -162,3 +162,18 @@ const (
 	escBackslash = 1 // after '\\'
 	escHex0      = 2 // after "\\u"; escHex0+n after n hex digits
 )
+
+// quoteOrBackslashAt returns the index of the first '"' or '\\' at or after i,
+// or len(src): what a trusted scan looks for inside a string.
+func quoteOrBackslashAt(src []byte, i int) int {
+	for i+8 <= len(src) {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(src) && src[i] != '"' && src[i] != '\\' {
+		i++
+	}
+	return i
+}

@@ -109,16 +109,7 @@ inString:
 			inStr = true
 			goto blocks
 		}
-		for i+8 <= len(src) {
-			if m := quoteOrBackslash(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(src) && src[i] != '"' && src[i] != '\\' {
-			i++
-		}
+		i = quoteOrBackslashAt(src, i)
 		if i >= len(src) {
 			s.trusted = tsString
 			goto window
