@@ -94,17 +94,10 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				}
 				break
 			}
-			if j = plainEnd(src, j+1); j < len(src) && src[j] == '"' {
-				j++
-				break
-			}
-			end, done, err := s.str(src, j)
-			if !done || err != nil {
-				s.esc, s.u8 = escNone, u8Clean
+			if j = s.wholeString(src, j); j == 0 {
 				s.state = stValue
 				return n, vs, false
 			}
-			j = end
 		case 't', 'f', 'n':
 			if j += wholeLiteral(src, j); j == vs || trusted && !trustedEnd(src, j) {
 				s.state = stValue

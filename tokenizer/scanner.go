@@ -404,16 +404,9 @@ func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
 	j := 0
 	switch src[i] {
 	case '"':
-		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
-			j++
-			break
-		}
-		end, done, err := s.str(src, j)
-		if !done || err != nil {
-			s.esc, s.u8 = escNone, u8Clean
+		if j = s.wholeString(src, i); j == 0 {
 			return i, false
 		}
-		j = end
 	case 't', 'f', 'n':
 		if j = i + wholeLiteral(src, i); j == i || trusted && !trustedEnd(src, j) {
 			return i, false
@@ -431,6 +424,23 @@ func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
 		s.Out = append(s.Out, src[i:j]...)
 	}
 	return j, true
+}
+
+// wholeString returns the index after the valid string that starts at src[i]
+// when it ends inside the window, and 0 otherwise, leaving the scanner's
+// string state as it found it: then Value or Next read it again, to report
+// the error or to go on in the next window.
+func (s *Scanner) wholeString(src []byte, i int) int {
+	j := plainEnd(src, i+1)
+	if j < len(src) && src[j] == '"' {
+		return j + 1
+	}
+	end, done, err := s.str(src, j)
+	if !done || err != nil {
+		s.esc, s.u8 = escNone, u8Clean
+		return 0
+	}
+	return end
 }
 
 // trustedEnd reports whether src[j] is in the window and is where a trusted
