@@ -1,5 +1,7 @@
 package tokenizer
 
+import "encoding/binary"
+
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
 // quotes included, and its value's. ValueEnd is 0 when Members read only the
 // member's head: its value, which starts at ValueStart, is for the caller to
@@ -27,53 +29,78 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	if state != stNext && state != stKeyOrEnd && state != stKey {
 		return 0, i, false
 	}
+	// Members of one object are usually laid out alike: the bytes from a
+	// value's end to the next key's quote (",\n    \"") and from a key's end
+	// to its value (" : ") repeat. Once read and checked the slow way, they
+	// are remembered and compared a word at a time.
+	lay := &s.layout
 	for n < len(spans) {
 		j := i
-		if j < len(src) && src[j] <= ' ' {
-			j = skipSpace(src, j)
-		}
-		if j >= len(src) {
-			break
-		}
-		switch state {
-		case stNext:
-			if src[j] != ',' {
+		var ks int
+		if lay.sepN > 0 && state == stNext && j+16 <= len(src) &&
+			(binary.LittleEndian.Uint64(src[j:j+8])^lay.sep[0])&lay.sepMask[0] == 0 &&
+			(binary.LittleEndian.Uint64(src[j+8:j+16])^lay.sep[1])&lay.sepMask[1] == 0 {
+			ks = j + lay.sepN - 1
+		} else {
+			if j < len(src) && src[j] <= ' ' {
+				j = skipSpace(src, j)
+			}
+			if j >= len(src) {
+				break
+			}
+			switch state {
+			case stNext:
+				if src[j] != ',' {
+					if src[j] == '}' {
+						s.depth--
+						s.state = s.after()
+						return n, j + 1, true
+					}
+					s.state = state
+					return n, i, false
+				}
+				if j++; j < len(src) && src[j] <= ' ' {
+					j = skipSpace(src, j)
+				}
+			case stKeyOrEnd:
 				if src[j] == '}' {
 					s.depth--
 					s.state = s.after()
 					return n, j + 1, true
 				}
-				s.state = state
-				return n, i, false
 			}
-			if j++; j < len(src) && src[j] <= ' ' {
-				j = skipSpace(src, j)
+			if j >= len(src) || src[j] != '"' {
+				break
 			}
-		case stKeyOrEnd:
-			if src[j] == '}' {
-				s.depth--
-				s.state = s.after()
-				return n, j + 1, true
+			ks = j
+			if state == stNext && ks+1-i <= 16 && i+16 <= len(src) {
+				lay.sepN = ks + 1 - i
+				lay.sep[0], lay.sepMask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(lay.sepN)
+				lay.sep[1], lay.sepMask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(lay.sepN-8)
 			}
 		}
 		// The key, plain and whole.
-		if j >= len(src) || src[j] != '"' {
-			break
-		}
-		ks := j
-		if j = plainEnd(src, j+1); j >= len(src) || src[j] != '"' {
+		if j = plainEnd(src, ks+1); j >= len(src) || src[j] != '"' {
 			break
 		}
 		j++
 		ke := j
-		if j < len(src) && src[j] <= ' ' {
-			j = skipSpace1(src, j)
-		}
-		if j >= len(src) || src[j] != ':' {
-			break
-		}
-		if j++; j < len(src) && src[j] <= ' ' {
-			j = skipSpace1(src, j)
+		if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
+			j += lay.colonN
+		} else {
+			if j < len(src) && src[j] <= ' ' {
+				j = skipSpace1(src, j)
+			}
+			if j >= len(src) || src[j] != ':' {
+				break
+			}
+			if j++; j < len(src) && src[j] <= ' ' {
+				j = skipSpace1(src, j)
+			}
+			if j-ke < 8 && ke+8 <= len(src) {
+				lay.colonN = j - ke
+				lay.colon, lay.colonMask = binary.LittleEndian.Uint64(src[ke:ke+8]), lowBytes(lay.colonN)
+			}
 		}
 		if j >= len(src) || ke-ks > s.MaxToken {
 			break
@@ -204,4 +231,27 @@ func quotedEnd(src []byte, i int) int {
 		}
 		i += 2
 	}
+}
+
+// lowBytes returns the mask of the n lowest bytes of a word, n clamped to 0..8.
+func lowBytes(n int) uint64 {
+	switch {
+	case n <= 0:
+		return 0
+	case n >= 8:
+		return ^uint64(0)
+	}
+	return 1<<(8*n) - 1
+}
+
+// layout is what Members remembers of how members are laid out: the bytes
+// from a value's end to the next key's quote (",\n    \"", quote included)
+// and from a key's end to its value (" : "). Members of an object are usually
+// laid out alike, so once read and checked the slow way they are compared a
+// word at a time. Only a checked layout is remembered, so a match is valid.
+type layout struct {
+	sep, sepMask     [2]uint64
+	sepN             int // 0: none remembered
+	colon, colonMask uint64
+	colonN           int
 }

@@ -79,6 +79,8 @@ type Scanner struct {
 
 	tokStart int64 // offset in the input where the current string or number began
 
+	layout layout // Members' memory of how members are laid out
+
 	noKernel bool // tests: run the pure-Go loops where a kernel would run
 }
 

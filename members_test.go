@@ -1,0 +1,64 @@
+package jsonmask_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/fallback"
+)
+
+// TestMemberLayouts: members laid out alike (the same bytes between a value
+// and the next key, and between a key and its value), as the tokenizer
+// remembers them, then a member laid out otherwise, valid or not. Every mode
+// must agree with the reference masker, and streaming with Append.
+func TestMemberLayouts(t *testing.T) {
+	seps := []string{`,"`, `, "`, ",\n  \"", ",\n\t\t\"", ",\n" + "                    \"", " ,\r\n    \""}
+	colons := []string{`:`, ` : `, `: `, ` :`, "\t:\n"}
+	// What the last member may be preceded by, and its key by: valid
+	// layouts that differ from the others, and broken ones.
+	lastSeps := append(append([]string{}, seps...), `,}`, `,,"`, `, 1`, ` "`, ",\x01\"", `,"\`, `,'`, ",\n  ", ",\n  \"\"")
+	lastColons := append(append([]string{}, colons...), ` `, `::`, ` ; `, ":\x01", `,`)
+	values := []string{`1`, `"v"`, `true`, `-2.5e3`, `"\u00e9"`, `null`, `[1,2]`, `{"x":1}`}
+	mask := `{"k0":true,"k2":true,"k5":true,"k6":true}`
+	m := jsonmask.MustCompile(mask)
+	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	for _, sep := range seps {
+		for _, colon := range colons {
+			for _, lastSep := range lastSeps {
+				for _, lastColon := range lastColons {
+					var b bytes.Buffer
+					b.WriteString("{\n  ")
+					for k := range 6 {
+						if k > 0 {
+							b.WriteString(sep)
+						} else {
+							b.WriteByte('"')
+						}
+						fmt.Fprintf(&b, "k%d\"%s%s", k, colon, values[k%len(values)])
+					}
+					b.WriteString(lastSep)
+					fmt.Fprintf(&b, "k6\"%s%s\n}", lastColon, values[6%len(values)])
+					doc := b.Bytes()
+					want, werr := fallback.Reference([]byte(mask), doc, fallback.Options{})
+					got, gerr := m.Append(nil, doc)
+					if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
+						t.Fatalf("doc %q\nmachine:   %q, %v\nreference: %q, %v", doc, got, gerr, want, werr)
+					}
+					for _, mode := range maskModes {
+						sgot, serr := mode.mask(m, doc)
+						if fmt.Sprint(serr) != fmt.Sprint(gerr) || gerr == nil && !bytes.Equal(sgot, got) {
+							t.Fatalf("%s: doc %q\nstreamed: %q, %v\nAppend:   %q, %v", mode.name, doc, sgot, serr, got, gerr)
+						}
+					}
+					if gerr == nil {
+						if tgot, terr := tm.Append(nil, doc); terr != nil || !bytes.Equal(tgot, got) {
+							t.Fatalf("trusted: doc %q\ntrusted: %q, %v\ndefault: %q", doc, tgot, terr, got)
+						}
+					}
+				}
+			}
+		}
+	}
+}
