@@ -7,8 +7,9 @@
 // level on an explicit stack of frames, so that no input can deepen the Go
 // stack (V2). At those levels the tokenizer reads runs of members into spans
 // ([tokenizer.Scanner.Members]) and the machine looks each key up and writes
-// the kept ones, one append per member where key and value stand together. Values that the mask keeps whole are copied by the tokenizer
-// in runs; values it drops are skipped, validated unless Config.Trusted.
+// the kept ones, one append per member where key and value stand together.
+// Values that the mask keeps whole are copied by the tokenizer in runs;
+// values it drops are skipped, validated unless Config.Trusted.
 //
 // The same code serves the in-memory case ([Machine.Append]) and streaming
 // ([Machine.Write], [Machine.Close]): when a window ends inside a token, the

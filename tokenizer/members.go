@@ -14,9 +14,9 @@ type MemberSpan struct {
 // [Scanner.Member] would start, into spans: as many as fit, in one tight loop.
 // It reads a member only when its head is whole in the window and its key is
 // plain (no escape, no byte over 0x7F); it reads the member's value too when
-// that is a scalar whole in the window, and in trusted mode only where
-// [Scanner.ScalarTrusted] would take it, so that the verdict does not depend
-// on the split (SPEC S1).
+// that is a scalar that [Scanner.Scalar] would take, or in trusted mode
+// [Scanner.ScalarTrusted], so that the verdict does not depend on the split
+// (SPEC S1).
 //
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
@@ -110,33 +110,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		n++
 		// The value, when it is a scalar whole in the window.
 		vs := j
-		switch src[j] {
-		case '"':
-			if trusted {
-				// Where SkipTrusted and CopyTrusted end it: at the first
-				// quote that no backslash escapes, whatever lies before.
-				if j = quotedEnd(src, j+1); j == 0 {
-					s.state = stValue
-					return n, vs, false
-				}
-				break
-			}
-			if j = s.wholeString(src, j); j == 0 {
-				s.state = stValue
-				return n, vs, false
-			}
-		case 't', 'f', 'n':
-			if j += wholeLiteral(src, j); j == vs || trusted && !trustedEnd(src, j) {
-				s.state = stValue
-				return n, vs, false
-			}
-		default:
-			if j = numberEnd(src, j); j == 0 || trusted && !trustedEnd(src, j) {
-				s.state = stValue
-				return n, vs, false
-			}
-		}
-		if j-vs > s.MaxToken {
+		if j = s.scalarEnd(src, j, trusted); j == 0 {
 			s.state = stValue
 			return n, vs, false
 		}

@@ -392,40 +392,60 @@ func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
 	return s.scalar(src, i, copy, false)
 }
 
-// ScalarTrusted is Scalar for the trusted mode: it takes a valid scalar only
-// where [Scanner.SkipTrusted] and [Scanner.CopyTrusted] would end it too, so
-// that taking it here or with them gives the same verdict whatever the split
-// (SPEC S1). They end a string at its closing quote, as Scalar does, but a
-// number or literal at the first ',', '}', ']' or whitespace: so that byte
-// must follow it in the window. Otherwise the caller goes on with them.
+// ScalarTrusted is Scalar for the trusted mode: it takes a scalar only where
+// [Scanner.SkipTrusted] and [Scanner.CopyTrusted] would end it too, so that
+// taking it here or with them gives the same verdict whatever the split
+// (SPEC S1). They end a string at the first quote no backslash escapes,
+// checking nothing else, and a number or literal at the first ',', '}', ']'
+// or whitespace: so that byte must follow it in the window. Otherwise the
+// caller goes on with them.
 func (s *Scanner) ScalarTrusted(src []byte, i int, copy bool) (int, bool) {
 	return s.scalar(src, i, copy, true)
 }
 
 func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
-	j := 0
-	switch src[i] {
-	case '"':
-		if j = s.wholeString(src, i); j == 0 {
-			return i, false
-		}
-	case 't', 'f', 'n':
-		if j = i + wholeLiteral(src, i); j == i || trusted && !trustedEnd(src, j) {
-			return i, false
-		}
-	default:
-		if j = numberEnd(src, i); j == 0 || trusted && !trustedEnd(src, j) {
-			return i, false
-		}
-	}
-	if j-i > s.MaxToken {
-		return i, false // too long: Value reports it
+	j := s.scalarEnd(src, i, trusted)
+	if j == 0 {
+		return i, false
 	}
 	s.state = s.after()
 	if copy {
 		s.Out = append(s.Out, src[i:j]...)
 	}
 	return j, true
+}
+
+// scalarEnd returns the index after the scalar that starts at src[i] when it
+// may be taken whole from the window, and 0 otherwise: a valid scalar no
+// longer than MaxToken; in trusted mode, one that ends where the trusted scans
+// end it. They end a string at the first quote no backslash escapes, checking
+// nothing else, and a number or literal at the first ',', '}', ']' or
+// whitespace, which must then follow it in the window.
+func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
+	var j int
+	switch src[i] {
+	case '"':
+		if trusted {
+			j = quotedEnd(src, i+1)
+		} else {
+			j = s.wholeString(src, i)
+		}
+		if j == 0 {
+			return 0
+		}
+	case 't', 'f', 'n':
+		if j = i + wholeLiteral(src, i); j == i || trusted && !trustedEnd(src, j) {
+			return 0
+		}
+	default:
+		if j = numberEnd(src, i); j == 0 || trusted && !trustedEnd(src, j) {
+			return 0
+		}
+	}
+	if j-i > s.MaxToken {
+		return 0 // too long: Value or the trusted scans report it
+	}
+	return j
 }
 
 // wholeString returns the index after the valid string that starts at src[i]

@@ -129,13 +129,13 @@ value:
 				k = skipSpace(src, k)
 				run = k
 			}
-			var e int
-			if k == len(src) {
+			e := 0
+			if k < len(src) {
+				e = numberEnd(src, k)
+			}
+			if e == 0 {
 				i = k
-				goto value
-			} else if e = numberEnd(src, k); e == 0 {
-				i = k
-				goto value
+				goto value // not a number: the states take it
 			}
 			start, j = k, e
 		}
