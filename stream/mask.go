@@ -41,7 +41,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				}
 				continue
 			}
-			// The fastest path: a run of plain members read in one loop.
+			// The fast path: a run of members read in one loop.
 			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted); n > 0 || closed {
 				var head bool
 				dst, head = m.members(dst, src, f, m.spans[:n])
@@ -56,25 +56,6 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 					continue
 				}
 				if dst, i, err = m.memberValue(dst, src, i, f); err != nil {
-					return dst, i, m.fail(err)
-				}
-				continue
-			}
-			// The fast path: a whole member head in the window.
-			ks, ke, at, escaped, r := m.sc.Member(src, i)
-			if r == tokenizer.MemberEnd {
-				i = at
-				dst = append(dst, '}')
-				if m.pop() {
-					return dst, i, nil
-				}
-				continue
-			}
-			if r == tokenizer.MemberOK {
-				key := src[ks:ke]
-				f.member, f.entry = true, m.lookup(f.node, key, escaped)
-				m.key, m.keyInSrc, m.keyOver = key, true, false
-				if dst, i, err = m.memberValue(dst, src, at, f); err != nil {
 					return dst, i, m.fail(err)
 				}
 				continue
@@ -165,7 +146,12 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 	e := compile.NoEntry
 	for _, sp := range spans {
 		key := src[sp.KeyStart:sp.KeyEnd]
-		if e = m.prog.Lookup(f.node, key[1:len(key)-1]); e == compile.NoEntry || sp.ValueEnd == 0 {
+		if sp.Escaped {
+			e = m.lookup(f.node, key, true)
+		} else {
+			e = m.prog.Lookup(f.node, key[1:len(key)-1])
+		}
+		if e == compile.NoEntry || sp.ValueEnd == 0 {
 			continue
 		}
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {

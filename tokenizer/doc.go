@@ -14,8 +14,8 @@
 // levels of a document and the mask compiler. Faster ones read what is whole
 // in the window and leave the rest to them, having consumed nothing:
 // [Scanner.Members] reads a run of plain members (key and scalar value) into
-// spans in one loop, [Scanner.Member] one member's head, [Scanner.Element]
-// what comes before an array element, [Scanner.Scalar] one scalar.
+// spans in one loop, [Scanner.Element] what comes before an array element,
+// [Scanner.Scalar] one scalar.
 // [Scanner.Value] and [Scanner.SkipTrusted] consume a whole value in tight
 // loops, copying it without whitespace or dropping it.
 //

@@ -3,27 +3,29 @@ package tokenizer
 import "encoding/binary"
 
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
-// quotes included, and its value's. ValueEnd is 0 when Members read only the
+// quotes included, whether the key holds a backslash escape, and its value's
+// span. ValueEnd is 0 when Members read only the
 // member's head: its value, which starts at ValueStart, is for the caller to
 // read (a container, or a scalar that is not whole and plain in the window).
 type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
+	Escaped                                bool
 }
 
-// Members reads the members of the innermost object from src[i], where
-// [Scanner.Member] would start, into spans: as many as fit, in one tight loop.
-// It reads a member only when its head is whole in the window and its key is
-// plain (no escape, no byte over 0x7F); it reads the member's value too when
+// Members reads the members of the innermost object from src[i] (after '{'
+// or a member's value) into spans: as many as fit, in one tight loop. It
+// reads a member only when its head (the ',' before it, its key and ':') is
+// whole in the window and well formed; it reads the member's value too when
 // that is a scalar that [Scanner.Scalar] would take, or in trusted mode
 // [Scanner.ScalarTrusted], so that the verdict does not depend on the split
 // (SPEC S1).
 //
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
-// byte, as after Member; otherwise it follows the last value read. closed
+// byte; otherwise it follows the last value read. closed
 // reports that the object's closing '}' was read too (the index follows it).
-// Whatever stops the loop (the window ends, an escaped key, an error) is left
-// unconsumed, for Member, Next and Peek, which report errors precisely.
+// Whatever stops the loop (the window ends, an error) is left unconsumed,
+// for Next and Peek, which report errors precisely.
 func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
@@ -79,11 +81,13 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				lay.sep[1], lay.sepMask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(lay.sepN-8)
 			}
 		}
-		// The key, plain and whole.
-		if j = plainEnd(src, ks+1); j >= len(src) || src[j] != '"' {
+		// The key, whole: plain in the loop, escaped or not ASCII by str.
+		escaped := false
+		if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
+			j++
+		} else if j, escaped = s.wholeString(src, ks); j == 0 {
 			break
 		}
-		j++
 		ke := j
 		if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
 			j += lay.colonN
@@ -106,7 +110,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			break
 		}
 		sp := &spans[n]
-		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd = ks, ke, j, 0
+		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped = ks, ke, j, 0, escaped
 		n++
 		// The value, when it is a scalar whole in the window.
 		vs := j
@@ -177,7 +181,7 @@ func (s *Scanner) Element(src []byte, i int) (Kind, int) {
 	return k, j
 }
 
-// Open consumes the '{' or '[' at src[i], which Peek, Member or Element
+// Open consumes the '{' or '[' at src[i], which Peek, Members or Element
 // found where a value may start, and returns the index after it.
 func (s *Scanner) Open(src []byte, i int) (int, error) {
 	obj := src[i] == '{'

@@ -315,77 +315,8 @@ func (s *Scanner) End(i int) error {
 // Small reports whether the memory s holds is small enough to keep in a pool.
 func (s *Scanner) Small() bool { return cap(s.kinds) <= 1024 }
 
-// Results of Member.
-const (
-	MemberSlow = iota // nothing consumed: take the token-by-token path
-	MemberOK          // a key and its ':' were consumed; the value starts at the index returned
-	MemberEnd         // the object's '}' was consumed
-)
-
-// Member reads in one step what comes before a member's value in an object,
-// when it is all in the window and well formed: the ',' between members, the
-// key, the ':' and the whitespace around them. It returns the key's span,
-// quotes included, whether the key holds escapes, and the index of the
-// value's first byte; or MemberEnd after consuming the object's closing '}'.
-// Anything else (the window ends, an error) returns MemberSlow having consumed
-// nothing, and the caller goes on with Next and Peek, which report errors
-// precisely.
-func (s *Scanner) Member(src []byte, i int) (keyStart, keyEnd, at int, escaped bool, r int) {
-	j := skipSpace(src, i)
-	if j >= len(src) {
-		return 0, 0, 0, false, MemberSlow
-	}
-	switch s.state {
-	case stNext:
-		if src[j] != ',' {
-			if src[j] == '}' && s.inObject() {
-				s.depth--
-				s.state = s.after()
-				return 0, 0, j + 1, false, MemberEnd
-			}
-			return 0, 0, 0, false, MemberSlow
-		}
-		j = skipSpace(src, j+1)
-	case stKeyOrEnd:
-		if src[j] == '}' {
-			s.depth--
-			s.state = s.after()
-			return 0, 0, j + 1, false, MemberEnd
-		}
-	case stKey:
-	default:
-		return 0, 0, 0, false, MemberSlow
-	}
-	if j >= len(src) || src[j] != '"' {
-		return 0, 0, 0, false, MemberSlow
-	}
-	keyStart = j
-	end := plainEnd(src, j+1)
-	if end < len(src) && src[end] == '"' {
-		end++
-	} else {
-		s.escaped = false
-		var done bool
-		var err error
-		if end, done, err = s.str(src, end); !done || err != nil {
-			s.esc, s.u8 = escNone, u8Clean
-			return 0, 0, 0, false, MemberSlow
-		}
-		escaped = s.escaped
-	}
-	j = skipSpace(src, end)
-	if j >= len(src) || src[j] != ':' {
-		return 0, 0, 0, false, MemberSlow
-	}
-	if j = skipSpace(src, j+1); j >= len(src) || end-keyStart > s.MaxToken {
-		return 0, 0, 0, false, MemberSlow // a key too long is for Next to report
-	}
-	s.state = stValue
-	return keyStart, end, j, escaped, MemberOK
-}
-
 // Scalar consumes the string, number or literal that starts at src[i] (after
-// Peek or Member), copying it to s.Out when copy is true, when it ends inside
+// Peek or Members), copying it to s.Out when copy is true, when it ends inside
 // the window. Otherwise it consumes nothing and returns done false: the caller
 // goes on with Value, which resumes across windows and reports errors.
 func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
@@ -428,7 +359,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 		if trusted {
 			j = quotedEnd(src, i+1)
 		} else {
-			j = s.wholeString(src, i)
+			j, _ = s.wholeString(src, i)
 		}
 		if j == 0 {
 			return 0
@@ -451,18 +382,20 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 // wholeString returns the index after the valid string that starts at src[i]
 // when it ends inside the window, and 0 otherwise, leaving the scanner's
 // string state as it found it: then Value or Next read it again, to report
-// the error or to go on in the next window.
-func (s *Scanner) wholeString(src []byte, i int) int {
+// the error or to go on in the next window. It also reports whether the
+// string holds a backslash escape.
+func (s *Scanner) wholeString(src []byte, i int) (int, bool) {
 	j := plainEnd(src, i+1)
 	if j < len(src) && src[j] == '"' {
-		return j + 1
+		return j + 1, false
 	}
+	s.escaped = false
 	end, done, err := s.str(src, j)
 	if !done || err != nil {
 		s.esc, s.u8 = escNone, u8Clean
-		return 0
+		return 0, false
 	}
-	return end
+	return end, s.escaped
 }
 
 // trustedEnd reports whether src[j] is in the window and is where a trusted
