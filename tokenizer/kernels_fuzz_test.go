@@ -6,13 +6,16 @@ import (
 )
 
 // trustedRun scans doc as one value with SkipTrusted or CopyTrusted, in
-// windows cut by splits (sizes 1 to 256, cycling), with or without the
-// kernel, and returns where it stopped, the copy and the error.
-func trustedRun(doc, splits []byte, copy, kernel bool) (int, []byte, error) {
+// windows cut by splits (sizes 1 to 256, cycling), with the kernels or the
+// byte loops (kernel false), with the AVX-512 kernel or its Go twin (wide),
+// and returns where it stopped, the copy and the error. The copy starts in
+// a buffer of outCap bytes, so that a small one makes the block scan take
+// blocks a bracket at a time for want of room.
+func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, []byte, error) {
 	var s Scanner
-	s.noKernel = !kernel
+	s.noKernel, s.noWide = !kernel, !wide
 	s.Reset(0)
-	var out []byte
+	out := make([]byte, 0, outCap)
 	off, k := 0, 0
 	for off < len(doc) {
 		size := len(doc)
@@ -40,9 +43,11 @@ func trustedRun(doc, splits []byte, copy, kernel bool) (int, []byte, error) {
 	return -1, out, nil
 }
 
-// FuzzKernels checks the AVX2 kernel and the block scan built on it against
-// their pure-Go twins: the same masks for any block, and for any document and
-// any split, the same end, copy and error.
+// FuzzKernels checks the kernels and the block scan built on them against
+// their pure-Go twins: the same masks for any block; quietBlocks the same
+// with the AVX-512 kernel and without; and for any document and any split,
+// the same end, copy and error from the block scan (kernel or twin) as from
+// the byte loops.
 func FuzzKernels(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":[1,{"b":"c\"d"}],"e":"\\"}` + "  , rest",
@@ -50,24 +55,32 @@ func FuzzKernels(f *testing.F) {
 		"{\"k\" :\n\t[ 1 , \"x y\" , {\"z\" : \"{[}]\"} ] }   after",
 		`{"long":"` + string(bytes.Repeat([]byte(`ab\"cd\\`), 40)) + `"}` + "tail",
 	} {
-		f.Add([]byte(seed), []byte{63, 0, 130}, false)
-		f.Add([]byte(seed), []byte{}, true)
+		f.Add([]byte(seed), []byte{63, 0, 130}, false, uint16(0))
+		f.Add([]byte(seed), []byte{}, true, uint16(1000))
 	}
-	f.Fuzz(func(t *testing.T, doc, splits []byte, copy bool) {
+	f.Fuzz(func(t *testing.T, doc, splits []byte, copy bool, outCap uint16) {
 		if len(doc) >= 64 {
 			var got blockMasks
 			classify((*[64]byte)(doc[:64]), &got)
 			if want := classifyGeneric((*[64]byte)(doc[:64])); got != want {
 				t.Fatalf("classify(%q) = %+v, want %+v", doc[:64], got, want)
 			}
+			st := quietState{depth: 1 + int(outCap%7), room: 1 + int(outCap%31)}
+			if outCap&0x100 != 0 {
+				st.inStr = ^uint64(0)
+			}
+			st.escaped = uint64(outCap >> 9 & 1)
+			checkQuietBlocks(t, doc, int(outCap), copy, st)
 		}
 		if len(doc) == 0 || doc[0] != '{' && doc[0] != '[' {
 			return
 		}
-		gi, gout, gerr := trustedRun(doc, splits, copy, true)
-		wi, wout, werr := trustedRun(doc, nil, copy, false)
-		if gi != wi || !bytes.Equal(gout, wout) || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
-			t.Fatalf("doc %q splits %v copy %v\nkernel: end %d out %q err %v\ntwin:   end %d out %q err %v", doc, splits, copy, gi, gout, gerr, wi, wout, werr)
+		wi, wout, werr := trustedRun(doc, nil, copy, false, false, 0)
+		for _, wide := range []bool{true, false} {
+			gi, gout, gerr := trustedRun(doc, splits, copy, true, wide, int(outCap))
+			if gi != wi || !bytes.Equal(gout, wout) || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+				t.Fatalf("doc %q splits %v copy %v wide %v out cap %d\nblocks: end %d out %q err %v\nbytes:  end %d out %q err %v", doc, splits, copy, wide, outCap, gi, gout, gerr, wi, wout, werr)
+			}
 		}
 	})
 }

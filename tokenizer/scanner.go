@@ -82,6 +82,7 @@ type Scanner struct {
 	layout layout // Members' memory of how members are laid out
 
 	noKernel bool // tests: run the pure-Go loops where a kernel would run
+	noWide   bool // tests: run quietBlocks' Go twin where its kernel would run
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -90,8 +91,8 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	kinds, noKernel := s.kinds, s.noKernel
-	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds, noKernel: noKernel}
+	kinds, noKernel, noWide := s.kinds, s.noKernel, s.noWide
+	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds, noKernel: noKernel, noWide: noWide}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes

@@ -206,7 +206,33 @@ blocks:
 	// masks give the bytes a backslash escapes, hence the real quotes, hence
 	// (by a prefix XOR) the bytes inside strings, hence the brackets and the
 	// whitespace outside them.
-	for ; i+64 <= len(src); i += 64 {
+	for i+64 <= len(src) {
+		// Most blocks need no closer look: quietBlocks takes runs of them.
+		st := quietState{depth: depth, room: s.MaxDepth - s.depth}
+		if inStr {
+			st.inStr = ^uint64(0)
+		}
+		if escaped {
+			st.escaped = 1
+		}
+		var n int
+		if copy {
+			s.Out = append(s.Out, src[run:i]...)
+			var w int
+			n, w = quietBlocks(src[i:], s.Out[len(s.Out):cap(s.Out)], true, !s.noWide, &st)
+			s.Out = s.Out[:len(s.Out)+w]
+			run = i + n
+		} else {
+			n, _ = quietBlocks(src[i:], nil, false, !s.noWide, &st)
+		}
+		i, depth, inStr, escaped = i+n, st.depth, st.inStr != 0, st.escaped != 0
+		if i+64 > len(src) {
+			break
+		}
+
+		// This block, a bracket at a time: the value may end in it, the
+		// depth limit may be reached, or the output has no room for a
+		// whole block.
 		var m blockMasks
 		classify((*[64]byte)(src[i:i+64]), &m)
 		var esc uint64
@@ -256,6 +282,7 @@ blocks:
 			goto done
 		}
 		inStr = strs>>63 != 0
+		i += 64
 	}
 	// Fewer than 64 bytes left: the byte loops take over in the same state.
 	if escaped {

@@ -1,0 +1,68 @@
+package tokenizer
+
+import "math/bits"
+
+// quietState is what the trusted block scan carries from one 64-byte block
+// to the next, for [quietBlocks].
+type quietState struct {
+	inStr   uint64 // all ones when the next block starts inside a string, else 0
+	escaped uint64 // 1 when a backslash at the end of the last block escapes the next block's first byte
+	depth   int    // brackets open in the value being scanned
+	room    int    // depth must stay below room: MaxDepth less the depth the value began at
+}
+
+// quietBlocks scans, from src[0], the whole 64-byte blocks of a trusted
+// value in which nothing needs a closer look: the value does not end in them
+// (more brackets are open than the block closes) and the depth limit cannot
+// be reached (the block opens too few). It stops before the first block that
+// does not qualify, or when fewer than 64 bytes remain, or, when copying, after
+// len(out)/64 blocks, for which out has room; the caller takes that block a
+// bracket at a time. It returns the bytes scanned and, when copy is true, the
+// bytes written to out: each block without the whitespace and control bytes
+// outside its strings. st goes on past the blocks scanned.
+//
+// The block loop of the trusted scan relies on it; the AVX-512 kernel does
+// the same where the CPU has it, and is fuzzed against this twin.
+func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
+	limit := len(src)
+	if copy {
+		limit = min(limit, len(out)) // a block writes at most 64 bytes
+	}
+	for n+64 <= limit {
+		var m blockMasks
+		classify((*[64]byte)(src[n:n+64]), &m)
+		esc, carry := escapedBytes(m.backslash, st.escaped != 0)
+		strs := prefixXor(m.quote&^esc) ^ st.inStr
+		open, close := bits.OnesCount64(m.open&^strs), bits.OnesCount64(m.close&^strs)
+		if st.depth <= close || st.depth+open >= st.room {
+			break
+		}
+		st.depth += open - close
+		st.inStr = uint64(int64(strs) >> 63)
+		st.escaped = 0
+		if carry {
+			st.escaped = 1
+		}
+		if copy {
+			w += compactBlock(out[w:w+64], (*[64]byte)(src[n:n+64]), m.space&^strs)
+		}
+		n += 64
+	}
+	return n, w
+}
+
+// compactBlock writes the bytes of b that drop does not flag to out, in
+// order, and returns how many it wrote.
+func compactBlock(out []byte, b *[64]byte, drop uint64) int {
+	w, k := 0, 0
+	for keep := ^drop; keep != 0; {
+		k = bits.TrailingZeros64(keep)
+		n := bits.TrailingZeros64(^(keep >> k)) // the run of kept bytes from k
+		w += copy(out[w:], b[k:k+n])
+		if k+n >= 64 {
+			break
+		}
+		keep &^= (1<<n - 1) << k
+	}
+	return w
+}

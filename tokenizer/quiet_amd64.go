@@ -1,0 +1,51 @@
+//go:build amd64 && !noasm
+
+package tokenizer
+
+// hasAVX512 says whether quietBlocksAVX512 may run: the CPU has AVX-512 F, BW
+// and VBMI2 (for VPCOMPRESSB), PCLMULQDQ, POPCNT, BMI1 and BMI2, and the
+// operating system saves the opmask and ZMM registers.
+var hasAVX512 = detectAVX512()
+
+func detectAVX512() bool {
+	if !hasAVX2 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const pclmul, popcnt = 1 << 1, 1 << 23
+	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
+		return false
+	}
+	if eax, _ := xgetbv(); eax&0xe6 != 0xe6 { // XMM, YMM, opmask, ZMM state enabled
+		return false
+	}
+	_, ebx7, ecx7, _ := cpuid(7, 0)
+	const bmi1, bmi2, avx512f, avx512bw = 1 << 3, 1 << 8, 1 << 16, 1 << 30
+	const vbmi2 = 1 << 6
+	return ebx7&(bmi1|bmi2|avx512f|avx512bw) == bmi1|bmi2|avx512f|avx512bw && ecx7&vbmi2 != 0
+}
+
+// quietBlocksAVX512 is quietBlocksGeneric over at most blocks blocks; out is
+// nil when not copying, and has room for blocks*64 bytes otherwise.
+//
+//go:noescape
+func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
+
+// quietBlocks is quietBlocksGeneric, with the AVX-512 kernel where the CPU
+// has it and wide is true (tests turn it off to run the twin).
+func quietBlocks(src, out []byte, copy, wide bool, st *quietState) (n, w int) {
+	if !hasAVX512 || !wide {
+		return quietBlocksGeneric(src, out, copy, st)
+	}
+	blocks := len(src) / 64
+	if copy {
+		blocks = min(blocks, len(out)/64)
+	}
+	if blocks == 0 {
+		return 0, 0
+	}
+	if !copy {
+		return quietBlocksAVX512(&src[0], blocks, nil, st)
+	}
+	return quietBlocksAVX512(&src[0], blocks, &out[0], st)
+}

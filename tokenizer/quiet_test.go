@@ -1,0 +1,98 @@
+package tokenizer
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// checkQuietBlocks runs quietBlocks with the kernel and its Go twin on the
+// same input and state, and fails unless both scan, write and carry the same.
+// The twin's out is poisoned past what it writes, the kernel's too: a kernel
+// that writes more than it reports is caught by comparing the whole buffer.
+func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietState) {
+	t.Helper()
+	run := func(wide bool) (int, int, []byte, quietState) {
+		out := bytes.Repeat([]byte{'#'}, room)
+		s := st
+		n, w := quietBlocks(src, out, copy, wide, &s)
+		return n, w, out, s
+	}
+	gn, gw, gout, gst := run(true)
+	wn, ww, wout, wst := run(false)
+	if gn != wn || gw != ww || !bytes.Equal(gout, wout) || gst != wst {
+		t.Fatalf("src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
+			src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
+	}
+	if gn%64 != 0 || gn > len(src) || copy && gw > room || !copy && gw != 0 {
+		t.Fatalf("src %q: scanned %d, wrote %d of room %d", src, gn, gw, room)
+	}
+}
+
+// TestQuietBlocks compares the AVX-512 kernel (where the CPU has it) with its
+// Go twin on random documents rich in the bytes that matter, from random
+// states, with and without room to copy.
+func TestQuietBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const alphabet = "\"\\{}[] \t\n\r\x00\x1f!aZ\x7f\x80\xff:,0"
+	for range 20000 {
+		src := make([]byte, rng.IntN(700))
+		for i := range src {
+			switch rng.IntN(4) {
+			case 0:
+				src[i] = byte(rng.IntN(256))
+			case 1:
+				src[i] = 'x'
+			default:
+				src[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		st := quietState{depth: 1 + rng.IntN(40), room: 1 + rng.IntN(60)}
+		if rng.IntN(2) == 0 {
+			st.inStr = ^uint64(0)
+		}
+		if rng.IntN(4) == 0 {
+			st.escaped = 1
+		}
+		checkQuietBlocks(t, src, rng.IntN(800), rng.IntN(3) != 0, st)
+	}
+	t.Logf("AVX-512 kernel: %v", hasAVX512)
+}
+
+// TestQuietBlocksStops pins where the scan stops: before the block in which
+// the value may end, before the one that may reach the depth limit, and
+// before a block the output has no room for.
+func TestQuietBlocksStops(t *testing.T) {
+	pad := func(s string) string { return s + string(bytes.Repeat([]byte{' '}, 64-len(s))) }
+	quiet := pad(`"a": 1, "b":"]]]]", "c" : "x"`) // 24 bytes without the spaces
+	for _, tc := range []struct {
+		name   string
+		src    string
+		depth  int
+		room   int
+		copy   bool
+		outCap int
+		n, w   int
+		depthN int
+	}{
+		{"AllQuiet", quiet + quiet, 1, 100, true, 128, 128, 48, 1},
+		{"EndsInSecond", quiet + pad(`}`), 1, 100, true, 128, 64, 24, 1},
+		{"ClosesTwoAtDepthThree", quiet + pad(`]]}`), 3, 100, false, 0, 64, 0, 3},
+		{"ClosesTwoAtDepthTwo", quiet + pad(`]}`), 2, 100, false, 0, 64, 0, 2},
+		{"LimitInSecond", quiet + pad(`[[[`), 1, 4, false, 0, 64, 0, 1},
+		{"BelowLimit", quiet + pad(`[[`), 1, 4, false, 0, 128, 0, 3},
+		{"NoRoom", quiet + quiet, 1, 100, true, 127, 64, 24, 1},
+		{"BackslashOutsideStringsEscapesQuote", pad(`\"{`) + quiet, 1, 100, false, 0, 128, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, wide := range []bool{false, true} {
+				st := quietState{depth: tc.depth, room: tc.room}
+				n, w := quietBlocks([]byte(tc.src), make([]byte, tc.outCap), tc.copy, wide, &st)
+				if n != tc.n || w != tc.w || st.depth != tc.depthN {
+					t.Errorf("wide %v: n %d w %d depth %d, want %d %d %d", wide, n, w, st.depth, tc.n, tc.w, tc.depthN)
+				}
+			}
+			checkQuietBlocks(t, []byte(tc.src), tc.outCap, tc.copy, quietState{depth: tc.depth, room: tc.room})
+		})
+	}
+}
