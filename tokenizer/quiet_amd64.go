@@ -31,6 +31,9 @@ func detectAVX512() bool {
 //go:noescape
 func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 
+// maxKernelBlocks bounds the blocks of one call to the kernel: 64 KiB.
+const maxKernelBlocks = 1024
+
 // quietBlocks is quietBlocksGeneric, with the AVX-512 kernel where the CPU
 // has it and wide is true (tests turn it off to run the twin).
 func quietBlocks(src, out []byte, copy, wide bool, st *quietState) (n, w int) {
@@ -41,11 +44,20 @@ func quietBlocks(src, out []byte, copy, wide bool, st *quietState) (n, w int) {
 	if copy {
 		blocks = min(blocks, len(out)/64)
 	}
-	if blocks == 0 {
-		return 0, 0
+	// At most maxKernelBlocks a call, so that a long value does not hold
+	// off the scheduler: an assembly loop has no preemption points.
+	for blocks > 0 {
+		c := min(blocks, maxKernelBlocks)
+		var dn, dw int
+		if copy {
+			dn, dw = quietBlocksAVX512(&src[n], c, &out[w], st)
+		} else {
+			dn, _ = quietBlocksAVX512(&src[n], c, nil, st)
+		}
+		n, w, blocks = n+dn, w+dw, blocks-c
+		if dn < c*64 {
+			break
+		}
 	}
-	if !copy {
-		return quietBlocksAVX512(&src[0], blocks, nil, st)
-	}
-	return quietBlocksAVX512(&src[0], blocks, &out[0], st)
+	return n, w
 }

@@ -96,3 +96,29 @@ func TestQuietBlocksStops(t *testing.T) {
 		})
 	}
 }
+
+// TestQuietBlocksLong runs values longer than one call to the kernel takes,
+// whole and with the value ending or the output running out past it.
+func TestQuietBlocksLong(t *testing.T) {
+	body := bytes.Repeat([]byte(`"k": [1, "v \" ]"], `), 10000) // 200 KB
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		room int
+	}{
+		{"Quiet", body, len(body)},
+		{"Ends", append(bytes.Clone(body[:100000]), "]]]]]]]]]]"...), len(body)},
+		{"RoomRunsOut", body, 70000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, copy := range []bool{false, true} {
+				checkQuietBlocks(t, tc.src, tc.room, copy, quietState{depth: 10, room: 100})
+			}
+			st := quietState{depth: 10, room: 100}
+			n, _ := quietBlocks(tc.src, make([]byte, tc.room), true, true, &st)
+			if want := min(len(tc.src), tc.room, 100000) &^ 63; tc.name != "Quiet" && n != want || tc.name == "Quiet" && n != len(body)&^63 {
+				t.Errorf("scanned %d", n)
+			}
+		})
+	}
+}
