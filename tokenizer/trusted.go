@@ -46,8 +46,10 @@ func (s *Scanner) CopyTrusted(src []byte, i int) (int, bool, error) {
 func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	run := i
 	depth := s.tdepth
-	// Blocks of 64 bytes classified by the kernel, where there is one; not
-	// when strings must be measured (WithMaxTokenSize), which the byte loops do.
+	// Blocks of 64 bytes classified by the kernels, where there are some: runs
+	// of quiet blocks by quietBlocks (one AVX-512 call for many), the others
+	// a bracket at a time. Not when strings must be measured
+	// (WithMaxTokenSize), which the byte loops do.
 	useBlocks := hasAVX2 && s.MaxToken == math.MaxInt && !s.noKernel
 	var inStr, escaped bool
 	switch s.trusted {
