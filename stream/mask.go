@@ -144,7 +144,8 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 		return dst, false
 	}
 	e := compile.NoEntry
-	for _, sp := range spans {
+	for k := range spans {
+		sp := &spans[k]
 		key := src[sp.KeyStart:sp.KeyEnd]
 		if sp.Escaped {
 			e = m.lookup(f.node, key, true)
@@ -169,7 +170,7 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
 		}
 	}
-	last := spans[len(spans)-1]
+	last := &spans[len(spans)-1]
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd == 0
