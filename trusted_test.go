@@ -3,6 +3,7 @@ package jsonmask_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
@@ -33,6 +34,45 @@ func TestTrustedSplits(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTrustedLongValues runs the block scan's fast path (runs of 64-byte
+// blocks taken in one kernel call) on kept and dropped values long enough
+// for it, laid out with whitespace to drop, next to dropped values that carry
+// a marker: trusted mode gives what the validating mode gives, and no dropped
+// byte lands anywhere in the output buffer, past its end included, however
+// much room that buffer has.
+func TestTrustedLongValues(t *testing.T) {
+	const marker = "CANARY"
+	var sb strings.Builder
+	sb.WriteString("{\n")
+	for i := range 40 {
+		fmt.Fprintf(&sb, "  \"keep%d\": [\n    %s\"end\",\n    {\"s\": \"a \\\" [{\", \"n\": [1, 2, 3]}\n  ],\n", i, strings.Repeat(`"x y", `, i))
+		fmt.Fprintf(&sb, "  \"drop%d\": {\"k\": \"%s\", \"v\": [%s\"%s\"]},\n", i, marker, strings.Repeat(`"\\", `, i), marker)
+	}
+	sb.WriteString("  \"last\": 0\n}")
+	doc := []byte(sb.String())
+	mask := `{"keep0":true,"keep3":true,"keep17":true,"keep38":true,"keep39":true,"last":true}`
+	want, err := jsonmask.MustCompile(mask).Append(nil, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	for _, room := range []int{0, 10, 100, 1000, 10000} {
+		dst := bytes.Repeat([]byte{'#'}, room)[:0]
+		out, err := trusted.Append(dst, doc)
+		if err != nil || !bytes.Equal(out, want) {
+			t.Fatalf("room %d: %q, %v; want %q", room, out, err, want)
+		}
+		if bytes.Contains(out[:cap(out)], []byte(marker)) {
+			t.Fatalf("room %d: a dropped byte lies in the output buffer: %q", room, out[:cap(out)])
+		}
+	}
+	for _, mode := range maskModes {
+		if out, err := mode.mask(trusted, doc); err != nil || !bytes.Equal(out, want) {
+			t.Errorf("%s: %q, %v; want %q", mode.name, out, err, want)
 		}
 	}
 }
