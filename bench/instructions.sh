@@ -3,7 +3,10 @@
 # same from run to run on a noisy machine, so two versions of the code can be
 # compared (run it before and after a change).
 #   ./instructions.sh [default|trusted|stream] [WORKLOAD-SUBSTRING ...]
-# Needs valgrind. A run now and then loses one of its three iterations
+# Needs valgrind. Valgrind 3.19 does not emulate AVX-512 and hides it from
+# CPUID, so under it the tokenizer runs its AVX2 and pure-Go paths: trusted
+# mode's AVX-512 kernel is measured only by wall clock (go test -bench, A/B in
+# one run). A run now and then loses one of its three iterations
 # (callgrind and goroutines); each workload is counted twice and the larger
 # count kept.
 set -euo pipefail
