@@ -45,7 +45,8 @@ func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, [
 
 // FuzzKernels checks the kernels and the block scan built on them against
 // their pure-Go twins: the same masks for any block; quietBlocks the same
-// with the AVX-512 kernel and without; and for any document and any split,
+// with the AVX-512 kernel and without; quotedEnd the same with either and a
+// byte at a time; and for any document and any split,
 // the same end, copy and error from the block scan (kernel or twin) as from
 // the byte loops.
 func FuzzKernels(f *testing.F) {
@@ -71,6 +72,12 @@ func FuzzKernels(f *testing.F) {
 			}
 			st.escaped = uint64(outCap >> 9 & 1)
 			checkQuietBlocks(t, doc, int(outCap), copy, st)
+		}
+		want := quotedEndBytes(doc, 0)
+		for _, wide := range []bool{true, false} {
+			if got := quotedEnd(doc, 0, wide); got != want {
+				t.Fatalf("quotedEnd(%q, 0, wide %v) = %d, want %d", doc, wide, got, want)
+			}
 		}
 		if len(doc) == 0 || doc[0] != '{' && doc[0] != '[' {
 			return

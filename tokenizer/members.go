@@ -198,7 +198,12 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 // quotedEnd returns the index after the quote that ends the string whose
 // content starts at src[i], taking a backslash to escape the byte after it
 // and checking nothing else (SPEC V4); or 0 when the window ends first.
-func quotedEnd(src []byte, i int) int {
+//
+// Escaped text (a run of \u escapes, say) stops the word-at-a-time loop at
+// every backslash; from the first one, whole 64-byte blocks go to
+// escapedQuote instead, which finds the quote with the block scan's escape
+// masks.
+func quotedEnd(src []byte, i int, wide bool) int {
 	for {
 		i = quoteOrBackslashAt(src, i)
 		switch {
@@ -206,6 +211,15 @@ func quotedEnd(src []byte, i int) int {
 			return 0
 		case src[i] == '"':
 			return i + 1
+		}
+		if i+64 <= len(src) {
+			// At the quote when there is one in the blocks, else past them.
+			n, escaped := escapedQuote(src[i:], wide)
+			if i += n; !escaped {
+				continue
+			}
+			i++ // the byte that a backslash at the blocks' end escapes
+			continue
 		}
 		i += 2
 	}

@@ -123,3 +123,67 @@ done:
 	MOVQ DI, w+40(FP)
 	VZEROUPPER
 	RET
+
+// func escapedQuoteAVX512(src *byte, blocks int, carry bool) (n int, escaped bool)
+//
+// escapedQuoteGeneric over blocks blocks, from a first byte that a backslash
+// escapes when carry is true. Registers as in quietBlocksAVX512.
+TEXT ·escapedQuoteAVX512(SB), NOSPLIT, $0-33
+	MOVQ src+0(FP), SI
+	MOVQ blocks+8(FP), CX
+	MOVBQZX carry+16(FP), R9
+	MOVQ SI, DI
+	MOVQ $0x2222222222222222, AX
+	VPBROADCASTQ AX, Z10 // '"'
+	MOVQ $0x5c5c5c5c5c5c5c5c, AX
+	VPBROADCASTQ AX, Z11 // '\\'
+
+quote:
+	TESTQ CX, CX
+	JZ noquote
+	VMOVDQU8 (SI), Z0
+	VPCMPEQB Z10, Z0, K1
+	VPCMPEQB Z11, Z0, K2
+	KMOVQ K2, AX
+	MOVQ R9, DX
+	XORQ R12, R12
+	TESTQ AX, AX
+	JZ quoteEscaped
+	ANDNQ AX, R9, BX
+	LEAQ (BX)(BX*1), R13
+	MOVQ $0xAAAAAAAAAAAAAAAA, DX
+	ORQ DX, R13
+	SUBQ BX, R13
+	XORQ DX, R13
+	MOVQ AX, DX
+	ORQ R9, DX
+	XORQ R13, DX
+	ANDQ AX, R13
+	SHRQ $63, R13
+	MOVQ R13, R12
+
+quoteEscaped:
+	KMOVQ K1, BX
+	ANDNQ BX, DX, BX // the quotes no backslash escapes
+	TESTQ BX, BX
+	JNZ found
+	MOVQ R12, R9
+	ADDQ $64, SI
+	DECQ CX
+	JMP quote
+
+found:
+	TZCNTQ BX, BX
+	SUBQ DI, SI
+	ADDQ BX, SI
+	MOVQ SI, n+24(FP)
+	MOVB $0, escaped+32(FP)
+	VZEROUPPER
+	RET
+
+noquote:
+	SUBQ DI, SI
+	MOVQ SI, n+24(FP)
+	MOVB R9, escaped+32(FP)
+	VZEROUPPER
+	RET

@@ -8,3 +8,5 @@ const hasAVX512 = false
 func quietBlocks(src, out []byte, copy, _ bool, st *quietState) (n, w int) {
 	return quietBlocksGeneric(src, out, copy, st)
 }
+
+func escapedQuote(src []byte, _ bool) (int, bool) { return escapedQuoteGeneric(src) }

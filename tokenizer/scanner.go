@@ -358,7 +358,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	switch src[i] {
 	case '"':
 		if trusted {
-			j = quotedEnd(src, i+1)
+			j = quotedEnd(src, i+1, !s.noWide)
 		} else {
 			j, _ = s.wholeString(src, i)
 		}
