@@ -28,6 +28,15 @@ func classifyGeneric(b *[64]byte) (m blockMasks) {
 	return m
 }
 
+// strings returns the bytes of the block that lie inside strings (opening
+// quote included, closing quote not), given inStr, all ones when the block
+// starts inside a string, and escaped, whether a backslash before the block
+// escapes its first byte; and whether the next block's first byte is escaped.
+func (m *blockMasks) strings(inStr uint64, escaped bool) (strs uint64, carry bool) {
+	esc, carry := escapedBytes(m.backslash, escaped)
+	return prefixXor(m.quote&^esc) ^ inStr, carry
+}
+
 const oddBits = 0xAAAAAAAAAAAAAAAA
 
 // escapedBytes returns, for a block's backslash mask, the mask of the bytes

@@ -70,7 +70,7 @@ func FuzzKernels(f *testing.F) {
 			if outCap&0x100 != 0 {
 				st.inStr = ^uint64(0)
 			}
-			st.escaped = uint64(outCap >> 9 & 1)
+			st.escaped = outCap&0x200 != 0
 			checkQuietBlocks(t, doc, int(outCap), copy, st)
 		}
 		want := quotedEndBytes(doc, 0)

@@ -215,10 +215,9 @@ func quotedEnd(src []byte, i int, wide bool) int {
 		if i+64 <= len(src) {
 			// At the quote when there is one in the blocks, else past them.
 			n, escaped := escapedQuote(src[i:], wide)
-			if i += n; !escaped {
-				continue
+			if i += n; escaped {
+				i++ // the byte that a backslash at the blocks' end escapes
 			}
-			i++ // the byte that a backslash at the blocks' end escapes
 			continue
 		}
 		i += 2

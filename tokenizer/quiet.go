@@ -6,7 +6,7 @@ import "math/bits"
 // to the next, for [quietBlocks].
 type quietState struct {
 	inStr   uint64 // all ones when the next block starts inside a string, else 0
-	escaped uint64 // 1 when a backslash at the end of the last block escapes the next block's first byte
+	escaped bool   // a backslash at the end of the last block escapes the next block's first byte
 	depth   int    // brackets open in the value being scanned
 	room    int    // depth must stay below room: MaxDepth less the depth the value began at
 }
@@ -31,18 +31,13 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 	for n+64 <= limit {
 		var m blockMasks
 		classify((*[64]byte)(src[n:n+64]), &m)
-		esc, carry := escapedBytes(m.backslash, st.escaped != 0)
-		strs := prefixXor(m.quote&^esc) ^ st.inStr
+		strs, carry := m.strings(st.inStr, st.escaped)
 		open, close := bits.OnesCount64(m.open&^strs), bits.OnesCount64(m.close&^strs)
 		if st.depth <= close || st.depth+open >= st.room {
 			break
 		}
 		st.depth += open - close
-		st.inStr = uint64(int64(strs) >> 63)
-		st.escaped = 0
-		if carry {
-			st.escaped = 1
-		}
+		st.inStr, st.escaped = uint64(int64(strs)>>63), carry
 		if copy {
 			w += compactBlock(out[w:w+64], (*[64]byte)(src[n:n+64]), m.space&^strs)
 		}
@@ -75,13 +70,7 @@ func compactBlock(out []byte, b *[64]byte, drop uint64) int {
 //
 // It is the Go twin of the AVX-512 kernel, and what runs where there is none.
 func escapedQuoteGeneric(src []byte) (int, bool) {
-	return escapedQuoteFrom(src, false)
-}
-
-// escapedQuoteFrom is escapedQuoteGeneric from a first byte that a backslash
-// escapes when carry is true.
-func escapedQuoteFrom(src []byte, carry bool) (int, bool) {
-	n := 0
+	n, carry := 0, false
 	for ; n+64 <= len(src); n += 64 {
 		var m blockMasks
 		classify((*[64]byte)(src[n:n+64]), &m)

@@ -2,7 +2,7 @@
 
 package tokenizer
 
-// hasAVX512 says whether quietBlocksAVX512 may run: the CPU has AVX-512 F, BW
+// hasAVX512 says whether the AVX-512 kernels may run: the CPU has AVX-512 F, BW
 // and VBMI2 (for VPCOMPRESSB), PCLMULQDQ, POPCNT, BMI1 and BMI2, and the
 // operating system saves the opmask and ZMM registers.
 var hasAVX512 = detectAVX512()

@@ -2,10 +2,33 @@
 
 #include "textflag.h"
 
+// ESCAPES is escapedBytes for a block with backslashes: from the backslash
+// mask in AX and the carry in R9 (1: the block's first byte is escaped), the
+// mask of the bytes a backslash escapes in DX and the carry into the next
+// block in R12. It clobbers BX and R13. This is simdjson's escape scan: a run
+// of backslashes escapes the byte after it when the run is odd. In Go terms:
+//	potential := backslash &^ in
+//	code := ((potential<<1 | odd) - potential) ^ odd
+//	escaped := code ^ (backslash | in)
+//	carry := (code & backslash) >> 63
+#define ESCAPES \
+	ANDNQ AX, R9, BX; \
+	LEAQ (BX)(BX*1), R13; \
+	MOVQ $0xAAAAAAAAAAAAAAAA, DX; \
+	ORQ DX, R13; \
+	SUBQ BX, R13; \
+	XORQ DX, R13; \
+	MOVQ AX, DX; \
+	ORQ R9, DX; \
+	XORQ R13, DX; \
+	ANDQ AX, R13; \
+	SHRQ $63, R13; \
+	MOVQ R13, R12
+
 // func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 //
-// quietBlocksGeneric, 64 bytes per step in ZMM registers. st: inStr, escaped,
-// depth, room at offsets 0, 8, 16, 24.
+// quietBlocksGeneric, 64 bytes per step in ZMM registers. st: inStr (8 bytes),
+// escaped (1 byte), depth, room at offsets 0, 8, 16, 24.
 //
 // Registers: SI src, CX blocks left, DI out (0: no copy), R8 inStr,
 // R9 escaped, R10 depth, R11 room; Z10-Z13 the bytes compared with; X4 all
@@ -16,7 +39,7 @@ TEXT ·quietBlocksAVX512(SB), NOSPLIT, $0-48
 	MOVQ out+16(FP), DI
 	MOVQ st+24(FP), AX
 	MOVQ 0(AX), R8
-	MOVQ 8(AX), R9
+	MOVBQZX 8(AX), R9
 	MOVQ 16(AX), R10
 	MOVQ 24(AX), R11
 
@@ -51,18 +74,7 @@ loop:
 	XORQ R12, R12
 	TESTQ AX, AX
 	JZ escaped
-	ANDNQ AX, R9, BX // potential = backslash &^ in
-	LEAQ (BX)(BX*1), R13
-	MOVQ $0xAAAAAAAAAAAAAAAA, DX
-	ORQ DX, R13
-	SUBQ BX, R13
-	XORQ DX, R13     // code = ((potential<<1 | odd) - potential) ^ odd
-	MOVQ AX, DX
-	ORQ R9, DX
-	XORQ R13, DX     // escaped = code ^ (backslash | in)
-	ANDQ AX, R13
-	SHRQ $63, R13
-	MOVQ R13, R12    // carry = (code & backslash) >> 63
+	ESCAPES
 
 escaped:
 	// The bytes inside strings: a prefix XOR of the real quotes.
@@ -112,7 +124,7 @@ next:
 done:
 	MOVQ st+24(FP), AX
 	MOVQ R8, 0(AX)
-	MOVQ R9, 8(AX)
+	MOVB R9, 8(AX)
 	MOVQ R10, 16(AX)
 	MOVQ blocks+8(FP), AX
 	SUBQ CX, AX
@@ -149,18 +161,7 @@ quote:
 	XORQ R12, R12
 	TESTQ AX, AX
 	JZ quoteEscaped
-	ANDNQ AX, R9, BX
-	LEAQ (BX)(BX*1), R13
-	MOVQ $0xAAAAAAAAAAAAAAAA, DX
-	ORQ DX, R13
-	SUBQ BX, R13
-	XORQ DX, R13
-	MOVQ AX, DX
-	ORQ R9, DX
-	XORQ R13, DX
-	ANDQ AX, R13
-	SHRQ $63, R13
-	MOVQ R13, R12
+	ESCAPES
 
 quoteEscaped:
 	KMOVQ K1, BX

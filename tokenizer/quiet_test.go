@@ -52,7 +52,7 @@ func TestQuietBlocks(t *testing.T) {
 			st.inStr = ^uint64(0)
 		}
 		if rng.IntN(4) == 0 {
-			st.escaped = 1
+			st.escaped = true
 		}
 		checkQuietBlocks(t, src, rng.IntN(800), rng.IntN(3) != 0, st)
 	}

@@ -82,7 +82,7 @@ type Scanner struct {
 	layout layout // Members' memory of how members are laid out
 
 	noKernel bool // tests: run the pure-Go loops where a kernel would run
-	noWide   bool // tests: run quietBlocks' Go twin where its kernel would run
+	noWide   bool // tests: run the Go twins of the AVX-512 kernels where they would run
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means

@@ -51,7 +51,8 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	// a bracket at a time. Not when strings must be measured
 	// (WithMaxTokenSize), which the byte loops do.
 	useBlocks := hasAVX2 && s.MaxToken == math.MaxInt && !s.noKernel
-	var inStr, escaped bool
+	var inStr bool
+	var st quietState // the block scan's state
 	switch s.trusted {
 	case tsStart:
 		if i >= len(src) {
@@ -208,15 +209,12 @@ blocks:
 	// masks give the bytes a backslash escapes, hence the real quotes, hence
 	// (by a prefix XOR) the bytes inside strings, hence the brackets and the
 	// whitespace outside them.
+	st = quietState{depth: depth, room: s.MaxDepth - s.depth}
+	if inStr {
+		st.inStr = ^uint64(0)
+	}
 	for i+64 <= len(src) {
 		// Most blocks need no closer look: quietBlocks takes runs of them.
-		st := quietState{depth: depth, room: s.MaxDepth - s.depth}
-		if inStr {
-			st.inStr = ^uint64(0)
-		}
-		if escaped {
-			st.escaped = 1
-		}
 		var n int
 		if copy {
 			s.Out = append(s.Out, src[run:i]...)
@@ -227,8 +225,7 @@ blocks:
 		} else {
 			n, _ = quietBlocks(src[i:], nil, false, !s.noWide, &st)
 		}
-		i, depth, inStr, escaped = i+n, st.depth, st.inStr != 0, st.escaped != 0
-		if i+64 > len(src) {
+		if i += n; i+64 > len(src) {
 			break
 		}
 
@@ -237,28 +234,19 @@ blocks:
 		// whole block.
 		var m blockMasks
 		classify((*[64]byte)(src[i:i+64]), &m)
-		var esc uint64
-		esc, escaped = escapedBytes(m.backslash, escaped)
-		strs := prefixXor(m.quote &^ esc)
-		if inStr {
-			strs = ^strs
-		}
-		open, close := m.open&^strs, m.close&^strs
+		strs, carry := m.strings(st.inStr, st.escaped)
+		open := m.open &^ strs
 		end := 65 // where the value ends in this block, 65 if it goes on
-		if depth > bits.OnesCount64(close) && s.depth+depth+bits.OnesCount64(open) < s.MaxDepth {
-			depth += bits.OnesCount64(open) - bits.OnesCount64(close) // cannot end or overflow here
-		} else {
-			for b := open | close; b != 0; b &= b - 1 {
-				k := bits.TrailingZeros64(b)
-				if open>>k&1 != 0 {
-					if s.depth+depth >= s.MaxDepth {
-						return i + k, false, s.errDepth(i + k)
-					}
-					depth++
-				} else if depth--; depth == 0 {
-					end = k + 1
-					break
+		for b := open | m.close&^strs; b != 0; b &= b - 1 {
+			k := bits.TrailingZeros64(b)
+			if open>>k&1 != 0 {
+				if st.depth >= st.room {
+					return i + k, false, s.errDepth(i + k)
 				}
+				st.depth++
+			} else if st.depth--; st.depth == 0 {
+				end = k + 1
+				break
 			}
 		}
 		if copy {
@@ -283,11 +271,12 @@ blocks:
 			i += end
 			goto done
 		}
-		inStr = strs>>63 != 0
+		st.inStr, st.escaped = uint64(int64(strs)>>63), carry
 		i += 64
 	}
 	// Fewer than 64 bytes left: the byte loops take over in the same state.
-	if escaped {
+	inStr, depth = st.inStr != 0, st.depth
+	if st.escaped {
 		if i >= len(src) {
 			s.trusted, s.esc = tsString, escBackslash
 			if !inStr {
@@ -300,7 +289,6 @@ blocks:
 		if inStr || escapableOutside(src[i]) {
 			i++
 		}
-		escaped = false
 	}
 	if inStr {
 		goto inString
