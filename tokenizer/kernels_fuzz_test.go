@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -45,8 +46,9 @@ func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, [
 
 // FuzzKernels checks the kernels and the block scan built on them against
 // their pure-Go twins: the same masks for any block; quietBlocks the same
-// with the AVX-512 kernel and without; quotedEnd the same with either and a
-// byte at a time; and for any document and any split,
+// with the AVX-512 kernel and without; quotedEnd and stringRun the same with
+// either and a byte at a time; Value the same end, copy and error with
+// stringRun and without; and for any document and any split,
 // the same end, copy and error from the block scan (kernel or twin) as from
 // the byte loops.
 func FuzzKernels(f *testing.F) {
@@ -55,6 +57,7 @@ func FuzzKernels(f *testing.F) {
 		`[[[[["\\\\\"]]]]"]]]]]` + "]",
 		"{\"k\" :\n\t[ 1 , \"x y\" , {\"z\" : \"{[}]\"} ] }   after",
 		`{"long":"` + string(bytes.Repeat([]byte(`ab\"cd\\`), 40)) + `"}` + "tail",
+		`["` + strings.Repeat(`\u65e5\u672c `, 12) + `\u12G4", "` + strings.Repeat(`\n\/é`, 20) + `"]`,
 	} {
 		f.Add([]byte(seed), []byte{63, 0, 130}, false, uint16(0))
 		f.Add([]byte(seed), []byte{}, true, uint16(1000))
@@ -73,6 +76,8 @@ func FuzzKernels(f *testing.F) {
 			st.escaped = outCap&0x200 != 0
 			checkQuietBlocks(t, doc, int(outCap), copy, st)
 		}
+		checkStringRun(t, doc)
+		checkValueRuns(t, doc, splits)
 		want := quotedEndBytes(doc, 0)
 		for _, wide := range []bool{true, false} {
 			if got := quotedEnd(doc, 0, wide); got != want {

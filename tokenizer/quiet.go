@@ -2,6 +2,11 @@ package tokenizer
 
 import "math/bits"
 
+// maxKernelBlocks bounds the blocks of one call to a kernel: 64 KiB, so that
+// a long value does not hold off the scheduler (an assembly loop has no
+// preemption points).
+const maxKernelBlocks = 1024
+
 // quietState is what the trusted block scan carries from one 64-byte block
 // to the next, for [quietBlocks].
 type quietState struct {

@@ -31,9 +31,6 @@ func detectAVX512() bool {
 //go:noescape
 func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 
-// maxKernelBlocks bounds the blocks of one call to the kernel: 64 KiB.
-const maxKernelBlocks = 1024
-
 // quietBlocks is quietBlocksGeneric, with the AVX-512 kernel where the CPU
 // has it and wide is true (tests turn it off to run the twin).
 func quietBlocks(src, out []byte, copy, wide bool, st *quietState) (n, w int) {
@@ -80,4 +77,20 @@ func escapedQuote(src []byte, wide bool) (n int, escaped bool) {
 		}
 	}
 	return n, escaped
+}
+
+//go:noescape
+func stringRunAVX512(src *byte, blocks int) (n int)
+
+// stringRun is stringRunGeneric, with the AVX-512 kernel where the CPU has it
+// and wide is true. It reads at most maxKernelBlocks blocks: the caller's
+// loop comes back for more.
+func stringRun(src []byte, wide bool) int {
+	if !hasAVX512 || !wide {
+		return stringRunGeneric(src)
+	}
+	if blocks := min(len(src)/64, maxKernelBlocks); blocks > 0 {
+		return stringRunAVX512(&src[0], blocks)
+	}
+	return 0
 }

@@ -188,3 +188,161 @@ noquote:
 	MOVB R9, escaped+32(FP)
 	VZEROUPPER
 	RET
+
+// func stringRunAVX512(src *byte, blocks int) (n int)
+//
+// stringRunGeneric over at most blocks blocks.
+//
+// Registers: SI src, DI its start, CX blocks left, R9 escaped, R10 the bytes
+// that a \u escape before the block needs to be hex digits, R11 the last
+// index that starts a character; Z10-Z24 the bytes compared with.
+TEXT ·stringRunAVX512(SB), NOSPLIT, $0-24
+	MOVQ src+0(FP), SI
+	MOVQ blocks+8(FP), CX
+	MOVQ SI, DI
+	XORQ R9, R9
+	XORQ R10, R10
+	XORQ R11, R11
+
+	MOVQ $0x2222222222222222, AX
+	VPBROADCASTQ AX, Z10 // '"'
+	MOVQ $0x5c5c5c5c5c5c5c5c, AX
+	VPBROADCASTQ AX, Z11 // '\\'
+	MOVQ $0x2020202020202020, AX
+	VPBROADCASTQ AX, Z12 // control bytes lie below; and the bit that folds 'A'-'F' onto 'a'-'f'
+	MOVQ $0x2f2f2f2f2f2f2f2f, AX
+	VPBROADCASTQ AX, Z13 // '/'
+	MOVQ $0x6262626262626262, AX
+	VPBROADCASTQ AX, Z14 // 'b'
+	MOVQ $0x6666666666666666, AX
+	VPBROADCASTQ AX, Z15 // 'f'
+	MOVQ $0x6e6e6e6e6e6e6e6e, AX
+	VPBROADCASTQ AX, Z16 // 'n'
+	MOVQ $0x7272727272727272, AX
+	VPBROADCASTQ AX, Z17 // 'r'
+	MOVQ $0x7474747474747474, AX
+	VPBROADCASTQ AX, Z18 // 't'
+	MOVQ $0x7575757575757575, AX
+	VPBROADCASTQ AX, Z19 // 'u'
+	MOVQ $0x3030303030303030, AX
+	VPBROADCASTQ AX, Z20 // '0'
+	MOVQ $0x0a0a0a0a0a0a0a0a, AX
+	VPBROADCASTQ AX, Z21 // 10 digits
+	MOVQ $0x6161616161616161, AX
+	VPBROADCASTQ AX, Z22 // 'a'
+	MOVQ $0x0606060606060606, AX
+	VPBROADCASTQ AX, Z23 // 6 letters
+
+run:
+	TESTQ CX, CX
+	JZ runEnd
+	VMOVDQU8 (SI), Z0
+	VPCMPEQB Z10, Z0, K1      // quotes
+	VPCMPEQB Z11, Z0, K2      // backslashes
+	VPCMPUB $1, Z12, Z0, K3   // control bytes
+	VPMOVB2M Z0, K4           // bytes of 0x80 and above
+	KORQ K3, K4, K3
+
+	// The bytes a backslash escapes (escapedBytes): DX, and the carry into
+	// the next block: R12.
+	KMOVQ K2, AX
+	MOVQ R9, DX
+	XORQ R12, R12
+	TESTQ AX, AX
+	JZ runEscaped
+	ESCAPES
+
+runEscaped:
+	KMOVQ K1, BX
+	ANDNQ BX, DX, BX          // quotes that end the string
+	KMOVQ K3, AX
+	ORQ AX, BX                // stops, so far
+	XORQ R14, R14             // need: the bytes that must be hex digits
+	XORQ R15, R15             // needHex for the next block
+	MOVQ DX, AX
+	ORQ R10, AX
+	JZ runStops
+
+	// Escapes: the byte after a backslash must be one that may follow it,
+	// and the four after \u hex digits.
+	VPCMPEQB Z13, Z0, K3      // '/'
+	KORQ K1, K3, K3
+	KORQ K2, K3, K3
+	VPCMPEQB Z14, Z0, K4      // 'b'
+	KORQ K4, K3, K3
+	VPCMPEQB Z15, Z0, K4      // 'f'
+	KORQ K4, K3, K3
+	VPCMPEQB Z16, Z0, K4      // 'n'
+	KORQ K4, K3, K3
+	VPCMPEQB Z17, Z0, K4      // 'r'
+	KORQ K4, K3, K3
+	VPCMPEQB Z18, Z0, K4      // 't'
+	KORQ K4, K3, K3
+	VPCMPEQB Z19, Z0, K5      // 'u'
+	KORQ K5, K3, K3           // the bytes that may follow a backslash
+	VPSUBB Z20, Z0, Z2
+	VPCMPUB $1, Z21, Z2, K4   // '0' to '9'
+	VPORQ Z12, Z0, Z1
+	VPSUBB Z22, Z1, Z2
+	VPCMPUB $1, Z23, Z2, K6   // 'a' to 'f' and 'A' to 'F'
+	KORQ K4, K6, K4           // hex digits
+
+	KMOVQ K3, AX
+	ANDNQ DX, AX, AX
+	ORQ AX, BX                // escaped bytes that may not be
+	KMOVQ K5, AX
+	ANDQ DX, AX               // u: the escaped 'u's
+	MOVQ R10, R14
+	LEAQ (AX)(AX*1), R13
+	ORQ R13, R14
+	LEAQ (AX*4), R13
+	ORQ R13, R14
+	LEAQ (AX*8), R13
+	ORQ R13, R14
+	MOVQ AX, R13
+	SHLQ $4, R13
+	ORQ R13, R14              // need
+	KMOVQ K4, R13
+	ANDNQ R14, R13, R13
+	ORQ R13, BX               // digits of \u escapes that are not hex
+	MOVQ AX, R15
+	SHRQ $60, R15
+	MOVQ AX, R13
+	SHRQ $61, R13
+	ORQ R13, R15
+	MOVQ AX, R13
+	SHRQ $62, R13
+	ORQ R13, R15
+	SHRQ $63, AX
+	ORQ AX, R15               // needHex for the next block
+
+runStops:
+	ORQ DX, R14
+	NOTQ R14                  // the bytes that start a character
+	MOVQ SI, AX
+	SUBQ DI, AX               // the block's index
+	TESTQ BX, BX
+	JNZ runStop
+	BSRQ R14, R13
+	JZ runNext
+	LEAQ (AX)(R13*1), R11
+runNext:
+	MOVQ R12, R9
+	MOVQ R15, R10
+	ADDQ $64, SI
+	DECQ CX
+	JMP run
+
+runStop:
+	// The last start at or before the first stop.
+	TZCNTQ BX, BX
+	INCQ BX
+	BZHIQ BX, R14, R14
+	BSRQ R14, R13
+	JZ runEnd
+	LEAQ (AX)(R13*1), R11
+
+runEnd:
+	MOVQ R11, n+16(FP)
+	VZEROUPPER
+	RET

@@ -10,3 +10,5 @@ func quietBlocks(src, out []byte, copy, _ bool, st *quietState) (n, w int) {
 }
 
 func escapedQuote(src []byte, _ bool) (int, bool) { return escapedQuoteGeneric(src) }
+
+func stringRun(src []byte, _ bool) int { return stringRunGeneric(src) }

@@ -83,6 +83,7 @@ type Scanner struct {
 
 	noKernel bool // tests: run the pure-Go loops where a kernel would run
 	noWide   bool // tests: run the Go twins of the AVX-512 kernels where they would run
+	forceRun bool // tests: str calls stringRun's Go twin even where there is no kernel
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -91,8 +92,10 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	kinds, noKernel, noWide := s.kinds, s.noKernel, s.noWide
-	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: kinds, noKernel: noKernel, noWide: noWide}
+	*s = Scanner{
+		MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds,
+		noKernel: s.noKernel, noWide: s.noWide, forceRun: s.forceRun,
+	}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes

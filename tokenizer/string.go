@@ -35,6 +35,13 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			return i + 1, true, nil
 		case c == '\\':
 			s.escaped = true
+			// Escaped text, 64 bytes at a time where there is a kernel.
+			if i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel {
+				if n := stringRun(src[i:], !s.noWide); n > 0 {
+					i += n
+					continue
+				}
+			}
 			if i+1 < len(src) {
 				if e := src[i+1]; e != 'u' {
 					if !simpleEscape[e] {
