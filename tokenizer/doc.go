@@ -28,8 +28,9 @@
 // classify one block, and AVX-512 (BW, VBMI2) for runs of blocks in which the
 // value neither ends nor nests too deep, dropping whitespace with VPCOMPRESSB;
 // and in a string taken whole in trusted mode, AVX-512 finds the closing quote
-// past runs of escapes. In every mode, escaped text in a string (a run of \u
-// escapes, say) is checked 64 bytes at a time where the CPU has AVX-512.
+// past runs of escapes. In every mode, a string's content from its first
+// escape or non-ASCII byte (a run of \u escapes, text in most scripts) is
+// checked 64 bytes at a time where the CPU has AVX-512, UTF-8 included.
 // Each has a pure-Go twin, which runs elsewhere and under the noasm build tag
 // (the escaped-text twin only in tests: elsewhere the byte loop is faster),
 // and the fuzz target FuzzKernels compares them.

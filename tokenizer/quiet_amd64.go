@@ -80,17 +80,16 @@ func escapedQuote(src []byte, wide bool) (n int, escaped bool) {
 }
 
 //go:noescape
-func stringRunAVX512(src *byte, blocks int) (n int)
+func stringRunAVX512(src *byte, blocks int, stopBackslash bool) (n int)
 
 // stringRun is stringRunGeneric, with the AVX-512 kernel where the CPU has it
-// and wide is true. It reads at most maxKernelBlocks blocks: the caller's
-// loop comes back for more.
-func stringRun(src []byte, wide bool) int {
+// and wide is true.
+func stringRun(src []byte, stopBackslash, wide bool) int {
 	if !hasAVX512 || !wide {
-		return stringRunGeneric(src)
+		return stringRunGeneric(src, stopBackslash)
 	}
 	if blocks := min(len(src)/64, maxKernelBlocks); blocks > 0 {
-		return stringRunAVX512(&src[0], blocks)
+		return stringRunAVX512(&src[0], blocks, stopBackslash)
 	}
 	return 0
 }

@@ -11,4 +11,6 @@ func quietBlocks(src, out []byte, copy, _ bool, st *quietState) (n, w int) {
 
 func escapedQuote(src []byte, _ bool) (int, bool) { return escapedQuoteGeneric(src) }
 
-func stringRun(src []byte, _ bool) int { return stringRunGeneric(src) }
+func stringRun(src []byte, stopBackslash, _ bool) int {
+	return stringRunGeneric(src, stopBackslash)
+}

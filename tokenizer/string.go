@@ -35,9 +35,9 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			return i + 1, true, nil
 		case c == '\\':
 			s.escaped = true
-			// Escaped text, 64 bytes at a time where there is a kernel.
+			// Escaped text: 64 bytes at a time where there is a kernel.
 			if i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel {
-				if n := stringRun(src[i:], !s.noWide); n > 0 {
+				if n := stringRun(src[i:], false, !s.noWide); n > 0 {
 					i += n
 					continue
 				}
@@ -74,6 +74,13 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 		case c < 0x20:
 			return i, false, s.errChar(src, i, ctxString)
 		default:
+			// Text in most scripts: 64 bytes at a time where there is a kernel.
+			if i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel {
+				if n := stringRun(src[i:], !s.escaped, !s.noWide); n > 0 {
+					i += n
+					continue
+				}
+			}
 			if n := runeLen(src[i:]); n > 0 {
 				i += n
 				for i < len(src) && src[i] >= utf8Self {

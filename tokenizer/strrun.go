@@ -3,28 +3,40 @@ package tokenizer
 import "math/bits"
 
 // stringRunGeneric checks string content 64 bytes at a time, from src[0], a
-// byte inside a string that no backslash escapes, and returns how far str
-// may skip: an index p such that src[:p] is valid content of one string (no
-// quote that ends it, no control byte, every escape whole and well formed;
-// SPEC V1) and src[p] starts a character (no backslash escapes it and it is
-// not a digit of a \u escape). str goes on from there, a byte at a time, with
-// what stopped the scan: the closing quote, a byte of 0x80 or above (for its
-// UTF-8 check), an error, or the end of the whole blocks. It reads only whole
-// blocks, at most maxKernelBlocks, and may return 0.
+// byte inside a string that starts a character (no backslash escapes it, it
+// is not a digit of a \u escape nor a UTF-8 continuation byte), and returns
+// how far str may skip: an index p such that src[:p] is valid content of one
+// string (no quote that ends it, no control byte, every escape whole and well
+// formed, valid UTF-8; SPEC V1) and src[p] starts a character. str goes on
+// from there, a byte at a time, with what stopped the scan: the closing
+// quote, an error, or the end of the whole blocks; or, when stopBackslash is
+// true, a backslash, so that str sees the string's first escape and says so
+// in Token.Escaped. It reads only whole blocks, at most maxKernelBlocks, and
+// may return 0.
 //
-// Escaped text, a run of \u escapes say, costs str a loop turn per escape;
-// this scan takes 64 bytes per step whatever they hold.
+// Escaped text (a run of \u escapes) and text in most scripts (a run of
+// 2- and 3-byte UTF-8 sequences) cost str a loop turn per character; this
+// scan takes 64 bytes per step whatever they hold. It checks UTF-8 as
+// simdjson does (Keiser and Lemire, "Validating UTF-8 in less than one
+// instruction per byte", 2021): three table lookups per byte, on the high
+// and low nibble of the byte before and the high nibble of the byte, flag
+// every bad pair, and a byte that must continue a 3- or 4-byte sequence is
+// checked against the two and three before. An error is flagged at a byte
+// after the lead of the sequence it spoils, so the scan stops before the
+// last start before it.
 //
-// It is the Go twin of the AVX-512 kernel, fuzzed against it, and what runs
-// where there is none.
-func stringRunGeneric(src []byte) int {
+// It is the Go twin of the AVX-512 kernel, fuzzed against it, and the
+// reference for tests: it is slower than str's byte loop, which runs where
+// there is no kernel.
+func stringRunGeneric(src []byte, stopBackslash bool) int {
 	var (
-		carry   bool   // a backslash at the end of the last block escapes the first byte
-		needHex uint64 // the first bytes of the block that a \u escape before it needs to be hex digits
-		last    int    // the last index that starts a character, in the blocks scanned
+		carry      bool   // a backslash at the end of the last block escapes the first byte
+		needHex    uint64 // the first bytes of the block that a \u escape before it needs to be hex digits
+		last       int    // the last index that starts a character, in the blocks scanned
+		p1, p2, p3 byte   // the last three bytes, for the UTF-8 check
 	)
 	for n := 0; n+64 <= len(src) && n < maxKernelBlocks*64; n += 64 {
-		var quote, backslash, ctl, hi, escChar, u, hex uint64
+		var quote, backslash, ctl, cont, bad8, escChar, u, hex uint64
 		for i, c := range (*[64]byte)(src[n : n+64]) {
 			bit := uint64(1) << i
 			switch {
@@ -34,9 +46,13 @@ func stringRunGeneric(src []byte) int {
 				backslash |= bit
 			case c < 0x20:
 				ctl |= bit
-			case c >= 0x80:
-				hi |= bit
+			case c&0xC0 == 0x80:
+				cont |= bit
 			}
+			if utf8Error(p3, p2, p1, c) {
+				bad8 |= bit
+			}
+			p3, p2, p1 = p2, p1, c
 			if simpleEscape[c] || c == 'u' {
 				escChar |= bit
 			}
@@ -51,9 +67,13 @@ func stringRunGeneric(src []byte) int {
 		esc, carry = escapedBytes(backslash, carry)
 		u &= esc
 		need := u<<1 | u<<2 | u<<3 | u<<4 | needHex
-		starts := ^(esc | need)
-		if stop := quote&^esc | ctl | hi | esc&^escChar | need&^hex; stop != 0 {
-			if s := starts & (2<<bits.TrailingZeros64(stop) - 1); s != 0 {
+		starts := ^(esc | need | cont)
+		stop := quote&^esc | ctl | bad8 | esc&^escChar | need&^hex
+		if stopBackslash {
+			stop |= backslash
+		}
+		if stop != 0 {
+			if s := starts & upTo(stop, bad8); s != 0 {
 				return n + 63 - bits.LeadingZeros64(s)
 			}
 			return last
@@ -65,3 +85,72 @@ func stringRunGeneric(src []byte) int {
 	}
 	return last
 }
+
+// upTo returns the mask of the bytes before the first stop, and the stop
+// itself unless it is a UTF-8 error (flagged after the start of its sequence).
+func upTo(stop, bad8 uint64) uint64 {
+	b := bits.TrailingZeros64(stop)
+	if bad8>>b&1 != 0 {
+		return 1<<b - 1
+	}
+	return 2<<b - 1
+}
+
+// utf8Error reports whether the lookup check flags c, after p3, p2 and p1.
+func utf8Error(p3, p2, p1, c byte) bool {
+	special := utf8Byte1High[p1>>4] & utf8Byte1Low[p1&15] & utf8Byte2High[c>>4]
+	var must byte
+	if p2 >= 0xE0 || p3 >= 0xF0 {
+		must = 0x80 // c must continue a 3- or 4-byte sequence
+	}
+	return special^must != 0
+}
+
+// The error classes of the UTF-8 lookup check, one bit each; a pair of
+// bytes is bad when the three lookups share one.
+const (
+	u8TooShort     = 1 << 0 // a lead not followed by a continuation
+	u8TooLong      = 1 << 1 // a continuation after ASCII
+	u8Overlong3    = 1 << 2
+	u8TooLarge     = 1 << 3
+	u8Surrogate    = 1 << 4
+	u8Overlong2    = 1 << 5
+	u8TooLarge1000 = 1 << 6
+	u8Overlong4    = 1 << 6
+	u8TwoConts     = 1 << 7 // two continuations: fine only where one must follow a 3- or 4-byte lead
+	u8Carry        = u8TooShort | u8TooLong | u8TwoConts
+)
+
+// utf8Byte1High, utf8Byte1Low and utf8Byte2High are the lookup tables, by
+// the high and low nibble of the first byte of a pair and the high nibble of
+// the second. The kernel holds the same 48 bytes (quiet_amd64.s).
+var (
+	utf8Byte1High = [16]byte{
+		u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong,
+		u8TwoConts, u8TwoConts, u8TwoConts, u8TwoConts,
+		u8TooShort | u8Overlong2,
+		u8TooShort,
+		u8TooShort | u8Overlong3 | u8Surrogate,
+		u8TooShort | u8TooLarge | u8TooLarge1000 | u8Overlong4,
+	}
+	utf8Byte1Low = [16]byte{
+		u8Carry | u8Overlong3 | u8Overlong2 | u8Overlong4,
+		u8Carry | u8Overlong2,
+		u8Carry, u8Carry,
+		u8Carry | u8TooLarge,
+		u8Carry | u8TooLarge | u8TooLarge1000, u8Carry | u8TooLarge | u8TooLarge1000,
+		u8Carry | u8TooLarge | u8TooLarge1000, u8Carry | u8TooLarge | u8TooLarge1000,
+		u8Carry | u8TooLarge | u8TooLarge1000, u8Carry | u8TooLarge | u8TooLarge1000,
+		u8Carry | u8TooLarge | u8TooLarge1000, u8Carry | u8TooLarge | u8TooLarge1000,
+		u8Carry | u8TooLarge | u8TooLarge1000 | u8Surrogate,
+		u8Carry | u8TooLarge | u8TooLarge1000, u8Carry | u8TooLarge | u8TooLarge1000,
+	}
+	utf8Byte2High = [16]byte{
+		u8TooShort, u8TooShort, u8TooShort, u8TooShort, u8TooShort, u8TooShort, u8TooShort, u8TooShort,
+		u8TooLong | u8Overlong2 | u8TwoConts | u8Overlong3 | u8TooLarge1000 | u8Overlong4,
+		u8TooLong | u8Overlong2 | u8TwoConts | u8Overlong3 | u8TooLarge,
+		u8TooLong | u8Overlong2 | u8TwoConts | u8Surrogate | u8TooLarge,
+		u8TooLong | u8Overlong2 | u8TwoConts | u8Surrogate | u8TooLarge,
+		u8TooShort, u8TooShort, u8TooShort, u8TooShort,
+	}
+)

@@ -6,52 +6,67 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"unicode/utf8"
 )
 
-// stringRunBytes is stringRun's definition, a byte at a time: from a byte
-// that starts a character, the last one that starts a character before the
-// first byte that stops the scan, or before the end of the whole blocks.
-func stringRunBytes(src []byte) int {
+// stringRunBytes is stringRun's definition, a character at a time: from a
+// byte that starts a character, the start of the character that holds the
+// first byte that stops the scan (or, for a byte flagged by the UTF-8 check
+// that starts a character, of the one before it), or of the last character
+// in the whole blocks.
+func stringRunBytes(src []byte, stopBackslash bool) int {
 	m := min(len(src)/64, maxKernelBlocks) * 64
-	last := 0
+	bad8 := make([]bool, m)
+	var p1, p2, p3 byte
+	for i, c := range src[:m] {
+		bad8[i] = utf8Error(p3, p2, p1, c)
+		p3, p2, p1 = p2, p1, c
+	}
+	prev := 0 // the start of the character before i
 	for i := 0; i < m; {
-		last = i
-		switch c := src[i]; {
-		case c == '"' || c < 0x20 || c >= 0x80:
+		c := src[i]
+		switch {
+		case bad8[i]:
+			return prev
+		case c == '"' || c < 0x20:
 			return i
-		case c == '\\':
-			if i+1 >= m {
+		}
+		n := 1 // the character's length
+		if c == '\\' {
+			if stopBackslash {
 				return i
 			}
-			e := src[i+1]
-			if !simpleEscape[e] && e != 'u' {
+			if i+1 >= m || bad8[i+1] || !simpleEscape[src[i+1]] && src[i+1] != 'u' {
 				return i
 			}
-			if e != 'u' {
-				i += 2
-				continue
-			}
-			for k := 2; k < 6; k++ {
-				if i+k >= m || hexVal[src[i+k]] < 0 {
-					return i
+			if n = 2; src[i+1] == 'u' {
+				for n = 2; n < 6; n++ {
+					if i+n >= m || bad8[i+n] || hexVal[src[i+n]] < 0 {
+						return i
+					}
 				}
 			}
-			i += 6
-		default:
-			i++
 		}
+		for ; i+n < m && src[i+n]&0xC0 == 0x80; n++ {
+			if bad8[i+n] {
+				return i
+			}
+		}
+		prev, i = i, i+n
 	}
-	return last
+	return prev
 }
 
 // checkStringRun compares stringRun, with the kernel (where the CPU has it)
 // and its Go twin, with the byte-at-a-time definition.
 func checkStringRun(t testing.TB, src []byte) {
 	t.Helper()
-	want := stringRunBytes(src)
-	for _, wide := range []bool{true, false} {
-		if got := stringRun(src, wide); got != want {
-			t.Fatalf("stringRun(%s, wide %v) = %d, want %d", clip(src), wide, got, want)
+	for _, stop := range []bool{false, true} {
+		want := stringRunBytes(src, stop)
+		for _, wide := range []bool{true, false} {
+			if got := stringRun(src, stop, wide); got != want {
+				t.Fatalf("stringRun(%s, stopBackslash %v, wide %v) = %d, want %d", clip(src), stop, wide, got, want)
+			}
 		}
 	}
 }
@@ -61,8 +76,9 @@ func checkStringRun(t testing.TB, src []byte) {
 // non-ASCII bytes, every so often.
 func escapedText(rng *rand.Rand, n int) []byte {
 	pieces := []string{`\u00e9`, `\u65E5`, `\uD83D\uDE00`, `\n`, `\"`, `\\`, `\/`, `\t`, `\b`, `\f`, `\r`,
-		"abc", "x", " ", "日本", "é"}
-	rare := []string{`"`, `\x`, `\u12`, `\u12G4`, "\x00", "\x1f", "\x7f", "\xff", `\`, `\U0041`, `\u"`}
+		"abc", "x", " ", "日本", "é", "😀", "\u00e9", "ü"}
+	rare := []string{`"`, `\x`, `\u12`, `\u12G4`, "\x00", "\x1f", "\x7f", "\xff", `\`, `\U0041`, `\u"`,
+		"\x80", "\xe6\x97", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3", `\é`}
 	var b []byte
 	for len(b) < n {
 		if rng.IntN(40) == 0 {
@@ -74,13 +90,38 @@ func escapedText(rng *rand.Rand, n int) []byte {
 	return b[:n]
 }
 
+// TestUTF8Lookup checks the lookup check against the standard library on
+// short runs of the bytes that matter: it flags a byte of a run (made
+// complete by ASCII after it) exactly when the run is not valid UTF-8.
+func TestUTF8Lookup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	alphabet := []byte{'A', 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed,
+		0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf8, 0xff}
+	for range 500000 {
+		b := make([]byte, 1+rng.IntN(6), 10)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		b = append(b, 'A', 'A', 'A')
+		var p1, p2, p3 byte
+		flagged := false
+		for _, c := range b {
+			flagged = flagged || utf8Error(p3, p2, p1, c)
+			p3, p2, p1 = p2, p1, c
+		}
+		if flagged == utf8.Valid(b) {
+			t.Fatalf("%x: flagged %v, valid %v", b, flagged, utf8.Valid(b))
+		}
+	}
+}
+
 func TestStringRun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for range 20000 {
 		checkStringRun(t, escapedText(rng, rng.IntN(400)))
 	}
 	// Longer than one kernel call.
-	long := bytes.Repeat([]byte(`\u00e9abc\n`), maxKernelBlocks*64/10+50)
+	long := bytes.Repeat([]byte(`\u00e9a日本\n`), maxKernelBlocks*64/16+50)
 	checkStringRun(t, long)
 	checkStringRun(t, append(long, '"'))
 	t.Logf("AVX-512 kernel: %v", hasAVX512)
@@ -115,10 +156,52 @@ func valueRuns(doc, splits []byte, copy, run, wide bool) (int, []byte, error) {
 	return -1, out, nil
 }
 
+// tokensRun reads doc token by token with Next, in windows cut by splits
+// as valueRuns does, and returns what it read: every token's kind, place,
+// key and escape flags, and the error.
+func tokensRun(doc, splits []byte, run, wide bool) string {
+	var s Scanner
+	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
+	s.Reset(0)
+	var b bytes.Buffer
+	off, k := 0, 0
+	for off < len(doc) {
+		size := len(doc)
+		if len(splits) > 0 {
+			size = int(splits[k%len(splits)]) + 1
+			k++
+		}
+		w := doc[off:min(off+size, len(doc))]
+		s.Base = int64(off)
+		for i := 0; i < len(w); {
+			tok, j, err := s.Next(w, i)
+			if err != nil {
+				return b.String() + err.Error()
+			}
+			if tok.Kind == None {
+				break
+			}
+			fmt.Fprintf(&b, "%c%d-%d:%v%v%v ", tok.Kind, off+tok.Start, off+tok.End, tok.Key, tok.Escaped, tok.More)
+			i = j
+		}
+		off += len(w)
+	}
+	return b.String()
+}
+
 // checkValueRuns fails unless Value gives the same end, copy and error for
-// doc with stringRun (kernel and twin) as without, whole and cut by splits.
+// doc with stringRun (kernel and twin) as without, whole and cut by splits;
+// and Next the same tokens.
 func checkValueRuns(t testing.TB, doc, splits []byte) {
 	t.Helper()
+	for _, sp := range [][]byte{nil, splits} {
+		want := tokensRun(doc, sp, false, false)
+		for _, wide := range []bool{true, false} {
+			if got := tokensRun(doc, sp, true, wide); got != want {
+				t.Fatalf("splits %v wide %v: doc %s\nrun:  %s\nbyte: %s", sp, wide, clip(doc), clip([]byte(got)), clip([]byte(want)))
+			}
+		}
+	}
 	for _, copy := range []bool{false, true} {
 		for _, sp := range [][]byte{nil, splits} {
 			wantEnd, wantOut, wantErr := valueRuns(doc, sp, copy, false, false)
