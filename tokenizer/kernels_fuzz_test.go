@@ -6,42 +6,59 @@ import (
 	"testing"
 )
 
-// trustedRun scans doc as one value with SkipTrusted or CopyTrusted, in
-// windows cut by splits (sizes 1 to 256, cycling), with the kernels or the
-// byte loops (kernel false), with the AVX-512 kernel or its Go twin (wide),
-// and returns where it stopped, the copy and the error. The copy starts in
-// a buffer of outCap bytes, so that a small one makes the block scan take
-// blocks a bracket at a time for want of room.
-func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, []byte, error) {
-	var s Scanner
-	s.noKernel, s.noWide = !kernel, !wide
-	s.Reset(0)
-	out := make([]byte, 0, outCap)
-	off, k := 0, 0
-	for off < len(doc) {
+// eachWindow calls f with the windows that splits cut doc into (sizes 1 to
+// 256, cycling; none: one window) and their offsets in doc, until f returns
+// true or the windows end.
+func eachWindow(doc, splits []byte, f func(off int, w []byte) (stop bool)) {
+	for off, k := 0, 0; off < len(doc); {
 		size := len(doc)
 		if len(splits) > 0 {
 			size = int(splits[k%len(splits)]) + 1
 			k++
 		}
 		w := doc[off:min(off+size, len(doc))]
-		s.Base = int64(off)
-		s.Out = out
-		var i int
-		var done bool
-		var err error
-		if copy {
-			i, done, err = s.CopyTrusted(w, 0)
-		} else {
-			i, done, err = s.SkipTrusted(w, 0)
-		}
-		out = s.Out
-		if err != nil || done {
-			return off + i, out, err
+		if f(off, w) {
+			return
 		}
 		off += len(w)
 	}
-	return -1, out, nil
+}
+
+// scanRun reads doc as one value with step, a method of s, in windows cut
+// by splits as eachWindow does, copying to a buffer of outCap bytes, and
+// returns where the value ended (-1: the windows ended first), the copy and
+// the error.
+func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(w []byte) (int, bool, error)) (end int, out []byte, err error) {
+	end, out = -1, make([]byte, 0, outCap)
+	eachWindow(doc, splits, func(off int, w []byte) bool {
+		s.Base, s.Out = int64(off), out
+		var i int
+		var done bool
+		i, done, err = step(w)
+		if out = s.Out; err != nil || done {
+			end = off + i
+			return true
+		}
+		return false
+	})
+	return end, out, err
+}
+
+// trustedRun scans doc as one value with SkipTrusted or CopyTrusted, in
+// windows cut by splits, with the kernels or the byte loops (kernel false),
+// with the AVX-512 kernel or its Go twin (wide), and returns where it
+// stopped, the copy and the error. The copy starts in a buffer of outCap
+// bytes, so that a small one makes the block scan take blocks a bracket at
+// a time for want of room.
+func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, []byte, error) {
+	var s Scanner
+	s.noKernel, s.noWide = !kernel, !wide
+	s.Reset(0)
+	step := s.SkipTrusted
+	if copy {
+		step = s.CopyTrusted
+	}
+	return scanRun(&s, doc, splits, outCap, func(w []byte) (int, bool, error) { return step(w, 0) })
 }
 
 // FuzzKernels checks the kernels and the block scan built on them against

@@ -25,6 +25,37 @@
 	SHRQ $63, R13; \
 	MOVQ R13, R12
 
+// ESCAPED is ESCAPES for the block whose backslashes are in K2, which jumps
+// to done at once, with DX the carry in R9 and R12 0, when it has none.
+#define ESCAPED(done) \
+	KMOVQ K2, AX; \
+	MOVQ R9, DX; \
+	XORQ R12, R12; \
+	TESTQ AX, AX; \
+	JZ done; \
+	ESCAPES
+
+// NEXTBLOCK jumps to end when CX, the blocks left, is 0; else it loads the
+// block at SI into Z0 and finds its quotes (K1) and backslashes (K2), with
+// '"' and '\\' in Z10 and Z11.
+#define NEXTBLOCK(end) \
+	TESTQ CX, CX; \
+	JZ end; \
+	VMOVDQU8 (SI), Z0; \
+	VPCMPEQB Z10, Z0, K1; \
+	VPCMPEQB Z11, Z0, K2
+
+// ORBYTE adds to the mask k the bytes of Z0 equal to those of z, through K4.
+#define ORBYTE(z, k) \
+	VPCMPEQB z, Z0, K4; \
+	KORQ K4, k, k
+
+// SPLAT fills the ZMM register z with the 64-bit immediate imm, through AX:
+// a byte to compare with, written 8 times.
+#define SPLAT(imm, z) \
+	MOVQ imm, AX; \
+	VPBROADCASTQ AX, z
+
 // func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 //
 // quietBlocksGeneric, 64 bytes per step in ZMM registers. st: inStr (8 bytes),
@@ -43,25 +74,16 @@ TEXT ·quietBlocksAVX512(SB), NOSPLIT, $0-48
 	MOVQ 16(AX), R10
 	MOVQ 24(AX), R11
 
-	MOVQ $0x2222222222222222, AX
-	VPBROADCASTQ AX, Z10 // '"'
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	VPBROADCASTQ AX, Z11 // '\\'
-	MOVQ $0x2020202020202020, AX
-	VPBROADCASTQ AX, Z12 // ' ', and the bit that maps '[' to '{' and ']' to '}'
-	MOVQ $0x7b7b7b7b7b7b7b7b, AX
-	VPBROADCASTQ AX, Z13 // '{'
-	MOVQ $0x7d7d7d7d7d7d7d7d, AX
-	VPBROADCASTQ AX, Z14 // '}'
+	SPLAT($0x2222222222222222, Z10) // '"'
+	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
+	SPLAT($0x2020202020202020, Z12) // ' ', and the bit that maps '[' to '{' and ']' to '}'
+	SPLAT($0x7b7b7b7b7b7b7b7b, Z13) // '{'
+	SPLAT($0x7d7d7d7d7d7d7d7d, Z14) // '}'
 	MOVQ $-1, AX
 	VMOVQ AX, X4
 
 loop:
-	TESTQ CX, CX
-	JZ done
-	VMOVDQU8 (SI), Z0
-	VPCMPEQB Z10, Z0, K1      // quotes
-	VPCMPEQB Z11, Z0, K2      // backslashes
+	NEXTBLOCK(done)
 	VPORQ Z12, Z0, Z1
 	VPCMPEQB Z13, Z1, K3      // '{' and '['
 	VPCMPEQB Z14, Z1, K4      // '}' and ']'
@@ -69,12 +91,7 @@ loop:
 
 	// The bytes a backslash escapes (escapedBytes): DX, and the carry into
 	// the next block: R12.
-	KMOVQ K2, AX
-	MOVQ R9, DX
-	XORQ R12, R12
-	TESTQ AX, AX
-	JZ escaped
-	ESCAPES
+	ESCAPED(escaped)
 
 escaped:
 	// The bytes inside strings: a prefix XOR of the real quotes.
@@ -145,23 +162,12 @@ TEXT ·escapedQuoteAVX512(SB), NOSPLIT, $0-33
 	MOVQ blocks+8(FP), CX
 	MOVBQZX carry+16(FP), R9
 	MOVQ SI, DI
-	MOVQ $0x2222222222222222, AX
-	VPBROADCASTQ AX, Z10 // '"'
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	VPBROADCASTQ AX, Z11 // '\\'
+	SPLAT($0x2222222222222222, Z10) // '"'
+	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
 
 quote:
-	TESTQ CX, CX
-	JZ noquote
-	VMOVDQU8 (SI), Z0
-	VPCMPEQB Z10, Z0, K1
-	VPCMPEQB Z11, Z0, K2
-	KMOVQ K2, AX
-	MOVQ R9, DX
-	XORQ R12, R12
-	TESTQ AX, AX
-	JZ quoteEscaped
-	ESCAPES
+	NEXTBLOCK(noquote)
+	ESCAPED(quoteEscaped)
 
 quoteEscaped:
 	KMOVQ K1, BX
@@ -210,50 +216,28 @@ TEXT ·stringRunAVX512(SB), NOSPLIT, $0-32
 	VBROADCASTI32X4 utf8Byte1High<>(SB), Z25
 	VBROADCASTI32X4 utf8Byte1Low<>(SB), Z26
 	VBROADCASTI32X4 utf8Byte2High<>(SB), Z27
-	MOVQ $0x0f0f0f0f0f0f0f0f, AX
-	VPBROADCASTQ AX, Z28 // low nibble
-	MOVQ $0xe0e0e0e0e0e0e0e0, AX
-	VPBROADCASTQ AX, Z29 // 3-byte leads and above
-	MOVQ $0xf0f0f0f0f0f0f0f0, AX
-	VPBROADCASTQ AX, Z30 // 4-byte leads and above
-	MOVQ $0xc0c0c0c0c0c0c0c0, AX
-	VPBROADCASTQ AX, Z31 // continuation bytes lie below, from 0x80
+	SPLAT($0x0f0f0f0f0f0f0f0f, Z28) // low nibble
+	SPLAT($0xe0e0e0e0e0e0e0e0, Z29) // 3-byte leads and above
+	SPLAT($0xf0f0f0f0f0f0f0f0, Z30) // 4-byte leads and above
+	SPLAT($0xc0c0c0c0c0c0c0c0, Z31) // continuation bytes lie below, from 0x80
 
-	MOVQ $0x2222222222222222, AX
-	VPBROADCASTQ AX, Z10 // '"'
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	VPBROADCASTQ AX, Z11 // '\\'
-	MOVQ $0x2020202020202020, AX
-	VPBROADCASTQ AX, Z12 // control bytes lie below; and the bit that folds 'A'-'F' onto 'a'-'f'
-	MOVQ $0x2f2f2f2f2f2f2f2f, AX
-	VPBROADCASTQ AX, Z13 // '/'
-	MOVQ $0x6262626262626262, AX
-	VPBROADCASTQ AX, Z14 // 'b'
-	MOVQ $0x6666666666666666, AX
-	VPBROADCASTQ AX, Z15 // 'f'
-	MOVQ $0x6e6e6e6e6e6e6e6e, AX
-	VPBROADCASTQ AX, Z16 // 'n'
-	MOVQ $0x7272727272727272, AX
-	VPBROADCASTQ AX, Z17 // 'r'
-	MOVQ $0x7474747474747474, AX
-	VPBROADCASTQ AX, Z18 // 't'
-	MOVQ $0x7575757575757575, AX
-	VPBROADCASTQ AX, Z19 // 'u'
-	MOVQ $0x3030303030303030, AX
-	VPBROADCASTQ AX, Z20 // '0'
-	MOVQ $0x0a0a0a0a0a0a0a0a, AX
-	VPBROADCASTQ AX, Z21 // 10 digits
-	MOVQ $0x6161616161616161, AX
-	VPBROADCASTQ AX, Z22 // 'a'
-	MOVQ $0x0606060606060606, AX
-	VPBROADCASTQ AX, Z23 // 6 letters
+	SPLAT($0x2222222222222222, Z10) // '"'
+	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
+	SPLAT($0x2020202020202020, Z12) // control bytes lie below; and the bit that folds 'A'-'F' onto 'a'-'f'
+	SPLAT($0x2f2f2f2f2f2f2f2f, Z13) // '/'
+	SPLAT($0x6262626262626262, Z14) // 'b'
+	SPLAT($0x6666666666666666, Z15) // 'f'
+	SPLAT($0x6e6e6e6e6e6e6e6e, Z16) // 'n'
+	SPLAT($0x7272727272727272, Z17) // 'r'
+	SPLAT($0x7474747474747474, Z18) // 't'
+	SPLAT($0x7575757575757575, Z19) // 'u'
+	SPLAT($0x3030303030303030, Z20) // '0'
+	SPLAT($0x0a0a0a0a0a0a0a0a, Z21) // 10 digits
+	SPLAT($0x6161616161616161, Z22) // 'a'
+	SPLAT($0x0606060606060606, Z23) // 6 letters
 
 run:
-	TESTQ CX, CX
-	JZ runEnd
-	VMOVDQU8 (SI), Z0
-	VPCMPEQB Z10, Z0, K1      // quotes
-	VPCMPEQB Z11, Z0, K2      // backslashes
+	NEXTBLOCK(runEnd)
 	VPCMPUB $1, Z12, Z0, K3   // control bytes
 	VPMOVB2M Z0, K4           // bytes of 0x80 and above
 
@@ -301,12 +285,7 @@ runUTF8Done:
 	VMOVDQU64 Z0, Z24
 	// The bytes a backslash escapes (escapedBytes): DX, and the carry into
 	// the next block: R12.
-	KMOVQ K2, AX
-	MOVQ R9, DX
-	XORQ R12, R12
-	TESTQ AX, AX
-	JZ runEscaped
-	ESCAPES
+	ESCAPED(runEscaped)
 
 runEscaped:
 	KMOVQ K1, BX
@@ -332,16 +311,11 @@ runStopsSoFar:
 	VPCMPEQB Z13, Z0, K3      // '/'
 	KORQ K1, K3, K3
 	KORQ K2, K3, K3
-	VPCMPEQB Z14, Z0, K4      // 'b'
-	KORQ K4, K3, K3
-	VPCMPEQB Z15, Z0, K4      // 'f'
-	KORQ K4, K3, K3
-	VPCMPEQB Z16, Z0, K4      // 'n'
-	KORQ K4, K3, K3
-	VPCMPEQB Z17, Z0, K4      // 'r'
-	KORQ K4, K3, K3
-	VPCMPEQB Z18, Z0, K4      // 't'
-	KORQ K4, K3, K3
+	ORBYTE(Z14, K3) // 'b'
+	ORBYTE(Z15, K3) // 'f'
+	ORBYTE(Z16, K3) // 'n'
+	ORBYTE(Z17, K3) // 'r'
+	ORBYTE(Z18, K3) // 't'
 	VPCMPEQB Z19, Z0, K5      // 'u'
 	KORQ K5, K3, K3           // the bytes that may follow a backslash
 	VPSUBB Z20, Z0, Z2

@@ -127,33 +127,15 @@ func TestStringRun(t *testing.T) {
 	t.Logf("AVX-512 kernel: %v", hasAVX512)
 }
 
-// valueRuns reads doc as one value with Value, in windows cut by splits
-// (sizes 1 to 256, cycling; none: one window), and returns where the value
-// ended, the copy and the error. run says whether str checks escaped text
-// with stringRun (kernel or twin, wide) or a byte at a time.
+// valueRuns reads doc as one value with Value, in windows cut by splits as
+// eachWindow does, and returns where the value ended, the copy and the
+// error. run says whether str checks escaped and non-ASCII text with
+// stringRun (kernel or twin, wide) or a byte at a time.
 func valueRuns(doc, splits []byte, copy, run, wide bool) (int, []byte, error) {
 	var s Scanner
 	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
 	s.Reset(0)
-	var out []byte
-	off, k := 0, 0
-	for off < len(doc) {
-		size := len(doc)
-		if len(splits) > 0 {
-			size = int(splits[k%len(splits)]) + 1
-			k++
-		}
-		w := doc[off:min(off+size, len(doc))]
-		s.Base = int64(off)
-		s.Out = out
-		i, done, err := s.Value(w, 0, copy)
-		out = s.Out
-		if err != nil || done {
-			return off + i, out, err
-		}
-		off += len(w)
-	}
-	return -1, out, nil
+	return scanRun(&s, doc, splits, 0, func(w []byte) (int, bool, error) { return s.Value(w, 0, copy) })
 }
 
 // tokensRun reads doc token by token with Next, in windows cut by splits
@@ -164,19 +146,13 @@ func tokensRun(doc, splits []byte, run, wide bool) string {
 	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
 	s.Reset(0)
 	var b bytes.Buffer
-	off, k := 0, 0
-	for off < len(doc) {
-		size := len(doc)
-		if len(splits) > 0 {
-			size = int(splits[k%len(splits)]) + 1
-			k++
-		}
-		w := doc[off:min(off+size, len(doc))]
+	eachWindow(doc, splits, func(off int, w []byte) bool {
 		s.Base = int64(off)
 		for i := 0; i < len(w); {
 			tok, j, err := s.Next(w, i)
 			if err != nil {
-				return b.String() + err.Error()
+				b.WriteString(err.Error())
+				return true
 			}
 			if tok.Kind == None {
 				break
@@ -184,8 +160,8 @@ func tokensRun(doc, splits []byte, run, wide bool) string {
 			fmt.Fprintf(&b, "%c%d-%d:%v%v%v ", tok.Kind, off+tok.Start, off+tok.End, tok.Key, tok.Escaped, tok.More)
 			i = j
 		}
-		off += len(w)
-	}
+		return false
+	})
 	return b.String()
 }
 
