@@ -215,6 +215,9 @@ func (p *Program) newTable(sorted []member, base int32) table {
 	if len(sorted) > 0 && sorted[0].key == "" {
 		t.empty = base
 	}
+	for _, m := range sorted {
+		t.lens |= 1 << min(len(m.key), 63)
+	}
 	bits := uint8(4)
 	for 1<<bits < 4*len(sorted) {
 		bits++

@@ -16,7 +16,9 @@ import (
 // of the keys.
 func TestLookup(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	alphabet := []string{"a", "b", "ab", "é", "\x00", "\"", "😋"}
+	// The long piece makes keys of 63 bytes and more, which share one bit
+	// of a node's filter of key lengths.
+	alphabet := []string{"a", "b", "ab", "é", "\x00", "\"", "😋", strings.Repeat("L", 31)}
 	word := func() string {
 		var sb strings.Builder
 		for range rng.IntN(5) {
@@ -74,6 +76,30 @@ func TestLookup(t *testing.T) {
 // TestLookupLargeNodes checks nodes whose keys the hash cannot tell apart
 // (same length, first and last byte: every slot falls back to the trie) and
 // nodes with thousands of distinct keys, against a map, with near misses.
+// TestLookupLengths looks up keys around 63 bytes, where the filter of key
+// lengths stops telling lengths apart, and keys as long as a mask key but not
+// one.
+func TestLookupLengths(t *testing.T) {
+	mask := map[string]any{}
+	for _, n := range []int{1, 62, 63, 64, 200} {
+		mask[strings.Repeat("k", n)] = true
+	}
+	src, _ := json.Marshal(mask)
+	p, err := Compile(src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range 210 {
+		for _, c := range []string{"k", "j"} {
+			key := strings.Repeat(c, n)
+			_, named := mask[key]
+			if got := p.Lookup(0, []byte(key)) != NoEntry; got != named {
+				t.Errorf("Lookup(%d × %q) found %v, want %v", n, c, got, named)
+			}
+		}
+	}
+}
+
 func TestLookupLargeNodes(t *testing.T) {
 	for _, n := range []int{2, 17, 1000, 5000} {
 		for _, style := range []string{"k%05dz", "%d"} {

@@ -41,6 +41,7 @@ type table struct {
 	mul   uint32 // the hash's multiplier, chosen to leave no slot shared
 	shift uint8  // 32 - log2 of the number of slots
 	empty int32  // the entry of the empty key, or NoEntry
+	lens  uint64 // bit n: a key of n bytes, n below 63; bit 63: a longer one
 }
 
 // viaTrie marks a slot that two of a node's keys hash to.
@@ -78,6 +79,9 @@ func (p *Program) Lookup(node int32, key []byte) int32 {
 	t := &p.tables[node]
 	if len(key) == 0 {
 		return t.empty
+	}
+	if t.lens>>min(len(key), 63)&1 == 0 {
+		return NoEntry // most keys of a response are not the mask's, nor as long as one
 	}
 	switch e := p.slots[t.off+int32(hash(key, t.mul, t.shift))]; {
 	case e >= 0:
