@@ -35,14 +35,14 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	// value's end to the next key's quote (",\n    \"") and from a key's end
 	// to its value (" : ") repeat. Once read and checked the slow way, they
 	// are remembered and compared a word at a time.
-	lay := &s.layout
+	lay, sep := &s.layout, &s.layout.seps[s.depth&(len(s.layout.seps)-1)]
 	for n < len(spans) {
 		j := i
 		var ks int
-		if lay.sepN > 0 && state == stNext && j+16 <= len(src) &&
-			(binary.LittleEndian.Uint64(src[j:j+8])^lay.sep[0])&lay.sepMask[0] == 0 &&
-			(binary.LittleEndian.Uint64(src[j+8:j+16])^lay.sep[1])&lay.sepMask[1] == 0 {
-			ks = j + lay.sepN - 1
+		if sep.n > 0 && state == stNext && j+16 <= len(src) &&
+			(binary.LittleEndian.Uint64(src[j:j+8])^sep.bytes[0])&sep.mask[0] == 0 &&
+			(binary.LittleEndian.Uint64(src[j+8:j+16])^sep.bytes[1])&sep.mask[1] == 0 {
+			ks = j + sep.n - 1
 		} else {
 			if j < len(src) && src[j] <= ' ' {
 				j = skipSpace(src, j)
@@ -76,9 +76,9 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			}
 			ks = j
 			if state == stNext && ks+1-i <= 16 && i+16 <= len(src) {
-				lay.sepN = ks + 1 - i
-				lay.sep[0], lay.sepMask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(lay.sepN)
-				lay.sep[1], lay.sepMask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(lay.sepN-8)
+				sep.n = ks + 1 - i
+				sep.bytes[0], sep.mask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(sep.n)
+				sep.bytes[1], sep.mask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(sep.n-8)
 			}
 		}
 		// The key, whole: plain in the loop, escaped or not ASCII by str.
@@ -236,13 +236,20 @@ func lowBytes(n int) uint64 {
 }
 
 // layout is what Members remembers of how members are laid out: the bytes
-// from a value's end to the next key's quote (",\n    \"", quote included)
-// and from a key's end to its value (" : "). Members of an object are usually
+// from a value's end to the next key's quote (",\n    \"", quote included),
+// per depth (modulo 8: nested objects are indented each their own way), and
+// from a key's end to its value (" : "). Members of an object are usually
 // laid out alike, so once read and checked the slow way they are compared a
 // word at a time. Only a checked layout is remembered, so a match is valid.
 type layout struct {
-	sep, sepMask     [2]uint64
-	sepN             int // 0: none remembered
+	seps             [8]separator
 	colon, colonMask uint64
 	colonN           int
+}
+
+// separator is the bytes from a member's value to the next key's quote, up
+// to 16: n of them (0: none remembered), in two words and their masks.
+type separator struct {
+	bytes, mask [2]uint64
+	n           int
 }
