@@ -73,9 +73,6 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-// TestLookupLargeNodes checks nodes whose keys the hash cannot tell apart
-// (same length, first and last byte: every slot falls back to the trie) and
-// nodes with thousands of distinct keys, against a map, with near misses.
 // TestLookupLengths looks up keys around 63 bytes, where the filter of key
 // lengths stops telling lengths apart, and keys as long as a mask key but not
 // one.
@@ -100,6 +97,9 @@ func TestLookupLengths(t *testing.T) {
 	}
 }
 
+// TestLookupLargeNodes checks nodes whose keys the hash cannot tell apart
+// (same length, first and last byte: every slot falls back to the trie) and
+// nodes with thousands of distinct keys, against a map, with near misses.
 func TestLookupLargeNodes(t *testing.T) {
 	for _, n := range []int{2, 17, 1000, 5000} {
 		for _, style := range []string{"k%05dz", "%d"} {

@@ -81,9 +81,15 @@ type Scanner struct {
 
 	layout layout // Members' memory of how members are laid out
 
-	noKernel bool // tests: run the pure-Go loops where a kernel would run
-	noWide   bool // tests: run the Go twins of the AVX-512 kernels where they would run
-	forceRun bool // tests: str calls stringRun's Go twin even where there is no kernel
+	knobs // set by tests, kept by Reset
+}
+
+// knobs are the Scanner's test switches. The zero value is what runs in
+// production.
+type knobs struct {
+	noKernel bool // run the pure-Go loops where a kernel would run
+	noWide   bool // run the Go twins of the AVX-512 kernels where they would run
+	forceRun bool // str calls stringRun's Go twin even where there is no kernel
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -92,10 +98,7 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	*s = Scanner{
-		MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds,
-		noKernel: s.noKernel, noWide: s.noWide, forceRun: s.forceRun,
-	}
+	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds, knobs: s.knobs}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes

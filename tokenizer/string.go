@@ -36,7 +36,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 		case c == '\\':
 			s.escaped = true
 			// Escaped text: 64 bytes at a time where there is a kernel.
-			if i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel {
+			if s.runs(src, i) {
 				if n := stringRun(src[i:], false, !s.noWide); n > 0 {
 					i += n
 					continue
@@ -75,7 +75,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			return i, false, s.errChar(src, i, ctxString)
 		default:
 			// Text in most scripts: 64 bytes at a time where there is a kernel.
-			if i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel {
+			if s.runs(src, i) {
 				if n := stringRun(src[i:], !s.escaped, !s.noWide); n > 0 {
 					i += n
 					continue
@@ -115,6 +115,12 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			return i, false, err
 		}
 	}
+}
+
+// runs reports whether str hands the content from src[i] to stringRun: a
+// whole block remains, and the AVX-512 kernel runs (tests: or its twin).
+func (s *Scanner) runs(src []byte, i int) bool {
+	return i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel
 }
 
 // plainEnd returns the index of the first byte at or after i that is not
