@@ -78,7 +78,7 @@ func TestLookup(t *testing.T) {
 // one.
 func TestLookupLengths(t *testing.T) {
 	mask := map[string]any{}
-	for _, n := range []int{1, 62, 63, 64, 200} {
+	for _, n := range []int{0, 1, 62, 63, 64, 200} {
 		mask[strings.Repeat("k", n)] = true
 	}
 	src, _ := json.Marshal(mask)
@@ -86,6 +86,7 @@ func TestLookupLengths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lens := p.KeyLengths(0)
 	for n := range 210 {
 		for _, c := range []string{"k", "j"} {
 			key := strings.Repeat(c, n)
@@ -93,6 +94,14 @@ func TestLookupLengths(t *testing.T) {
 			if got := p.Lookup(0, []byte(key)) != NoEntry; got != named {
 				t.Errorf("Lookup(%d × %q) found %v, want %v", n, c, got, named)
 			}
+		}
+		// KeyLengths: exactly the lengths of the mask's keys, 63 and over in one bit.
+		want := false
+		for k := range mask {
+			want = want || min(len(k), 63) == min(n, 63)
+		}
+		if got := lens>>min(n, 63)&1 != 0; got != want {
+			t.Errorf("KeyLengths bit for %d bytes is %v, want %v", n, got, want)
 		}
 	}
 }

@@ -73,6 +73,12 @@ func (p *Program) Entry(e int32) Entry { return p.entries[e] }
 // its raw form is at most 6*MaxKeyLen bytes ("\u0041" is six bytes for one).
 func (p *Program) MaxKeyLen() int { return p.maxKey }
 
+// KeyLengths returns the lengths of node's keys, unescaped, as a bitmap: bit
+// n is set when a key has n bytes, bit 63 when one has 63 or more. A key whose
+// length is not in it has no entry: a caller with many keys to look up tests
+// this first, in its own loop, and calls Lookup for the few that pass.
+func (p *Program) KeyLengths(node int32) uint64 { return p.tables[node].lens }
+
 // Lookup returns the entry of the mask member of node that key, unescaped,
 // names, or NoEntry. It does not allocate.
 func (p *Program) Lookup(node int32, key []byte) int32 {

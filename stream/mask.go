@@ -143,9 +143,13 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 	if len(spans) == 0 {
 		return dst, false
 	}
-	e := compile.NoEntry
+	e, lens := compile.NoEntry, m.prog.KeyLengths(f.node)
 	for k := range spans {
 		sp := &spans[k]
+		if !sp.Escaped && lens>>min(sp.KeyEnd-sp.KeyStart-2, 63)&1 == 0 {
+			e = compile.NoEntry // most keys of a response are not the mask's
+			continue
+		}
 		key := src[sp.KeyStart:sp.KeyEnd]
 		if sp.Escaped {
 			e = m.lookup(f.node, key, true)
