@@ -40,25 +40,68 @@ func TestMemberLayouts(t *testing.T) {
 					}
 					b.WriteString(lastSep)
 					fmt.Fprintf(&b, "k6\"%s%s\n}", lastColon, values[6%len(values)])
-					doc := b.Bytes()
-					want, werr := fallback.Reference([]byte(mask), doc, fallback.Options{})
-					got, gerr := m.Append(nil, doc)
-					if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
-						t.Fatalf("doc %q\nmachine:   %q, %v\nreference: %q, %v", doc, got, gerr, want, werr)
-					}
-					for _, mode := range maskModes {
-						sgot, serr := mode.mask(m, doc)
-						if fmt.Sprint(serr) != fmt.Sprint(gerr) || gerr == nil && !bytes.Equal(sgot, got) {
-							t.Fatalf("%s: doc %q\nstreamed: %q, %v\nAppend:   %q, %v", mode.name, doc, sgot, serr, got, gerr)
-						}
-					}
-					if gerr == nil {
-						if tgot, terr := tm.Append(nil, doc); terr != nil || !bytes.Equal(tgot, got) {
-							t.Fatalf("trusted: doc %q\ntrusted: %q, %v\ndefault: %q", doc, tgot, terr, got)
-						}
-					}
+					agreeOnLayout(t, mask, m, tm, b.Bytes())
 				}
 			}
+		}
+	}
+}
+
+// TestObjectLayouts: objects opened and closed alike (the same bytes from '{'
+// to the first key, and from the last value to '}'), as the tokenizer
+// remembers them, then one opened or closed otherwise, valid or not. Every
+// mode must agree with the reference masker, and streaming with Append.
+func TestObjectLayouts(t *testing.T) {
+	opens := []string{`"`, ` "`, "\n    \"", "\n\t\t\"", "\n" + "              \""}
+	closes := []string{`}`, ` }`, "\n  }", "\r\n\t}", "\n" + "              }"}
+	lastOpens := append(append([]string{}, opens...), "\n    }", "\n    \x01\"", "\n    1", "\n    ,\"", "\n    ")
+	lastCloses := append(append([]string{}, closes...), "\n  ]", "\n  \x01}", "\n  ,}", "\n  ", "\n  }}")
+	mask := `{"o0":{"a":true},"o2":{"b":true},"o3":true,"o4":{"a":true,"b":true}}`
+	m := jsonmask.MustCompile(mask)
+	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	for _, open := range opens {
+		for _, cl := range closes {
+			for _, lastOpen := range lastOpens {
+				for _, lastClose := range lastCloses {
+					var b bytes.Buffer
+					b.WriteString("{")
+					for k := range 5 {
+						if k > 0 {
+							b.WriteString(",\n  ")
+						}
+						o, c := open, cl
+						if k == 4 {
+							o, c = lastOpen, lastClose
+						}
+						fmt.Fprintf(&b, "\"o%d\": {%sa\": %d, \"b\": \"v\"%s", k, o, k, c)
+					}
+					b.WriteString("\n}")
+					agreeOnLayout(t, mask, m, tm, b.Bytes())
+				}
+			}
+		}
+	}
+}
+
+// agreeOnLayout checks doc masked by m (compiled from mask) against the
+// reference masker, every streaming mode against Append, and trusted mode (tm)
+// against the default where doc is valid.
+func agreeOnLayout(t *testing.T, mask string, m, tm *jsonmask.Mask, doc []byte) {
+	t.Helper()
+	want, werr := fallback.Reference([]byte(mask), doc, fallback.Options{})
+	got, gerr := m.Append(nil, doc)
+	if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
+		t.Fatalf("doc %q\nmachine:   %q, %v\nreference: %q, %v", doc, got, gerr, want, werr)
+	}
+	for _, mode := range maskModes {
+		sgot, serr := mode.mask(m, doc)
+		if fmt.Sprint(serr) != fmt.Sprint(gerr) || gerr == nil && !bytes.Equal(sgot, got) {
+			t.Fatalf("%s: doc %q\nstreamed: %q, %v\nAppend:   %q, %v", mode.name, doc, sgot, serr, got, gerr)
+		}
+	}
+	if gerr == nil {
+		if tgot, terr := tm.Append(nil, doc); terr != nil || !bytes.Equal(tgot, got) {
+			t.Fatalf("trusted: doc %q\ntrusted: %q, %v\ndefault: %q", doc, tgot, terr, got)
 		}
 	}
 }

@@ -32,18 +32,24 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		return 0, i, false
 	}
 	// Members of one object are usually laid out alike: the bytes from a
-	// value's end to the next key's quote (",\n    \"") and from a key's end
-	// to its value (" : ") repeat. Once read and checked the slow way, they
-	// are remembered and compared a word at a time.
-	lay, sep := &s.layout, &s.layout.seps[s.depth&(len(s.layout.seps)-1)]
+	// value's end to the next key's quote (",\n    \""), from a key's end to
+	// its value (" : "), from '{' to the first key and from the last value to
+	// '}' repeat. Once read and checked the slow way, they are remembered and
+	// compared a word at a time.
+	lay, runs := &s.layout, &s.layout.runs[s.depth&(len(s.layout.runs)-1)]
 	for n < len(spans) {
 		j := i
 		var ks int
-		if sep.n > 0 && state == stNext && j+16 <= len(src) &&
-			(binary.LittleEndian.Uint64(src[j:j+8])^sep.bytes[0])&sep.mask[0] == 0 &&
-			(binary.LittleEndian.Uint64(src[j+8:j+16])^sep.bytes[1])&sep.mask[1] == 0 {
-			ks = j + sep.n - 1
+		if state == stNext && runs.next.match(src, j) {
+			ks = j + runs.next.n - 1
+		} else if state == stKeyOrEnd && runs.open.match(src, j) {
+			ks = j + runs.open.n - 1
 		} else {
+			if state == stNext && runs.close.match(src, j) {
+				s.depth--
+				s.state = s.after()
+				return n, j + runs.close.n, true
+			}
 			if j < len(src) && src[j] <= ' ' {
 				j = skipSpace(src, j)
 			}
@@ -54,6 +60,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			case stNext:
 				if src[j] != ',' {
 					if src[j] == '}' {
+						runs.close.remember(src, i, j+1)
 						s.depth--
 						s.state = s.after()
 						return n, j + 1, true
@@ -75,10 +82,11 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				break
 			}
 			ks = j
-			if state == stNext && ks+1-i <= 16 && i+16 <= len(src) {
-				sep.n = ks + 1 - i
-				sep.bytes[0], sep.mask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(sep.n)
-				sep.bytes[1], sep.mask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(sep.n-8)
+			switch state {
+			case stNext:
+				runs.next.remember(src, i, ks+1)
+			case stKeyOrEnd:
+				runs.open.remember(src, i, ks+1)
 			}
 		}
 		// The key, whole: plain in the loop, escaped or not ASCII by str.
@@ -235,21 +243,51 @@ func lowBytes(n int) uint64 {
 	return 1<<(8*n) - 1
 }
 
-// layout is what Members remembers of how members are laid out: the bytes
-// from a value's end to the next key's quote (",\n    \"", quote included),
-// per depth (modulo 8: nested objects are indented each their own way), and
-// from a key's end to its value (" : "). Members of an object are usually
-// laid out alike, so once read and checked the slow way they are compared a
-// word at a time. Only a checked layout is remembered, so a match is valid.
+// layout is what Members remembers of how members are laid out, so that what
+// repeats from member to member is compared a word at a time instead of read
+// byte by byte: per depth (modulo 8: nested objects are indented each their
+// own way) the runs from a value's end to the next key's quote (",\n    \""),
+// from an object's '{' to its first key's quote, and from a value's end to the
+// closing '}'; and from a key's end to its value (" : "). Only a run read and
+// checked the slow way is remembered, so a match is valid.
 type layout struct {
-	seps             [8]separator
+	runs             [8]depthRuns
 	colon, colonMask uint64
 	colonN           int
 }
 
-// separator is the bytes from a member's value to the next key's quote, up
-// to 16: n of them (0: none remembered), in two words and their masks.
-type separator struct {
+// depthRuns is what layout remembers of one depth.
+type depthRuns struct {
+	next, open, close run
+}
+
+// run is a sequence of up to 16 bytes: n of them (0: none remembered), in two
+// words and their masks.
+type run struct {
 	bytes, mask [2]uint64
 	n           int
+}
+
+// match reports whether the bytes at src[j] are the run's.
+func (r *run) match(src []byte, j int) bool {
+	return r.n > 0 && j+16 <= len(src) &&
+		(binary.LittleEndian.Uint64(src[j:j+8])^r.bytes[0])&r.mask[0] == 0 &&
+		(binary.LittleEndian.Uint64(src[j+8:j+16])^r.bytes[1])&r.mask[1] == 0
+}
+
+// remember makes src[i:j], checked well formed, the run when it has two
+// bytes or more (one byte costs more to match than to read) and fits.
+func (r *run) remember(src []byte, i, j int) {
+	if j-i >= 2 {
+		r.set(src, i, j)
+	}
+}
+
+// set makes src[i:j] the run when it fits.
+func (r *run) set(src []byte, i, j int) {
+	if n := j - i; n <= 16 && i+16 <= len(src) {
+		r.n = n
+		r.bytes[0], r.mask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(n)
+		r.bytes[1], r.mask[1] = binary.LittleEndian.Uint64(src[i+8:i+16]), lowBytes(n-8)
+	}
 }
