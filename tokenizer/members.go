@@ -122,6 +122,10 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		n++
 		// The value, when it is a scalar whole in the window.
 		vs := j
+		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's
+			s.state = stValue
+			return n, vs, false
+		}
 		if j = s.scalarEnd(src, j, trusted); j == 0 {
 			s.state = stValue
 			return n, vs, false
