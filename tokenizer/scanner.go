@@ -127,6 +127,29 @@ func (s *Scanner) push(obj bool, i int) error {
 	return nil
 }
 
+// pushObject and pushArray are push, inlined in Value's loop, where the
+// depth is below MaxDepth and kinds has the bit: they report whether they
+// could, and push does the rest.
+func (s *Scanner) pushObject() bool {
+	d := s.depth
+	if d >= s.MaxDepth || d>>6 >= len(s.kinds) {
+		return false
+	}
+	s.kinds[d>>6] |= 1 << (d & 63)
+	s.depth = d + 1
+	return true
+}
+
+func (s *Scanner) pushArray() bool {
+	d := s.depth
+	if d >= s.MaxDepth || d>>6 >= len(s.kinds) {
+		return false
+	}
+	s.kinds[d>>6] &^= 1 << (d & 63)
+	s.depth = d + 1
+	return true
+}
+
 // inObject reports whether the innermost open container is an object.
 func (s *Scanner) inObject() bool {
 	d := s.depth - 1

@@ -89,15 +89,19 @@ value:
 		}
 		goto tokenDone
 	case '{':
-		if err = s.push(true, i); err != nil {
-			return i, false, err
+		if !s.pushObject() {
+			if err = s.push(true, i); err != nil {
+				return i, false, err
+			}
 		}
 		obj = true
 		i++
 		goto objectFirst
 	case '[':
-		if err = s.push(false, i); err != nil {
-			return i, false, err
+		if !s.pushArray() {
+			if err = s.push(false, i); err != nil {
+				return i, false, err
+			}
 		}
 		obj = false
 		i++
