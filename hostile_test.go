@@ -38,6 +38,13 @@ func hostileCases() []hostileCase {
 		{name: "Deep/OverLimit", mask: `{"a":true}`, in: []byte(`{"b":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`), err: jsonmask.ErrMaxDepth},
 		{name: "Deep/CustomLimit", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"b":[[[1]]]}`), err: jsonmask.ErrMaxDepth},
 		{name: "Deep/CustomLimitOK", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":[[1]]}`), want: `{"a":[[1]]}`},
+		// One past the limit, and at it: objects and arrays, dropped and kept.
+		{name: "Deep/LimitObjectsDropped", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"b":{"c":{"d":{}}}}`), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/LimitObjectsDroppedOK", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"b":{"c":{"d":1}}}`), want: `{}`},
+		{name: "Deep/LimitObjectsKept", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":{"c":{"d":{}}}}`), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/LimitObjectsKeptOK", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":{"c":{"d":1}}}`), want: `{"a":{"c":{"d":1}}}`},
+		{name: "Deep/LimitArraysDropped", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"b":[[[]]]}`), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/LimitArraysDroppedOK", mask: `{"a":true}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"b":[[1]]}`), want: `{}`},
 		{name: "Backslashes/EvenBeforeQuote", mask: `{"a":true}`,
 			in:   []byte(`{"a":"` + backslashes(50_000) + `","b":"` + backslashes(50_001) + `"}`),
 			want: `{"a":"` + backslashes(50_000) + `"}`},
