@@ -196,13 +196,20 @@ func (s *Scanner) Element(src []byte, i int) (Kind, int) {
 // Open consumes the '{' or '[' at src[i], which Peek, Members or Element
 // found where a value may start, and returns the index after it.
 func (s *Scanner) Open(src []byte, i int) (int, error) {
-	obj := src[i] == '{'
-	if err := s.push(obj, i); err != nil {
-		return i, err
-	}
-	s.state = stValueOrEnd
-	if obj {
+	if src[i] == '{' {
+		if !s.pushObject() {
+			if err := s.push(true, i); err != nil {
+				return i, err
+			}
+		}
 		s.state = stKeyOrEnd
+	} else {
+		if !s.pushArray() {
+			if err := s.push(false, i); err != nil {
+				return i, err
+			}
+		}
+		s.state = stValueOrEnd
 	}
 	return i + 1, nil
 }
