@@ -271,7 +271,7 @@ func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
 	if err != nil {
 		return dst, i, m.fail(err)
 	}
-	m.frames = append(m.frames, frame{node: 0, array: tok.Kind == tokenizer.ArrayStart, entry: compile.NoEntry, index: -1})
+	m.push(0, tok.Kind == tokenizer.ArrayStart)
 	return append(dst, byte(tok.Kind)), i, nil
 }
 

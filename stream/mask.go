@@ -241,7 +241,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		if i, err = m.sc.Open(src, i); err != nil {
 			return dst, i, err
 		}
-		m.frames = append(m.frames, frame{node: node, array: k == tokenizer.ArrayStart, entry: compile.NoEntry, index: -1})
+		m.push(node, k == tokenizer.ArrayStart)
 		dst = append(dst, byte(k))
 	}
 	return dst, i, nil
@@ -255,6 +255,21 @@ func (m *Machine) scalar(src []byte, i int, copy bool) (int, bool) {
 		return m.sc.ScalarTrusted(src, i, copy)
 	}
 	return m.sc.Scalar(src, i, copy)
+}
+
+// push opens a frame for a container to which node applies. It writes the
+// frame's fields in place: a frame literal appended is built on the stack a
+// field at a time, then copied with 16-byte loads that cannot be forwarded
+// from those stores.
+func (m *Machine) push(node int32, array bool) {
+	n := len(m.frames)
+	if n == cap(m.frames) {
+		m.frames = append(m.frames, frame{})
+	}
+	m.frames = m.frames[:n+1]
+	f := &m.frames[n]
+	f.node, f.array, f.wrote, f.member = node, array, false, false
+	f.entry, f.index = compile.NoEntry, -1
 }
 
 // pop closes the innermost frame and reports whether it was the root.
