@@ -8,8 +8,12 @@
 // stack (V2). At those levels the tokenizer reads runs of members into spans
 // ([tokenizer.Scanner.Members]) and the machine looks each key up and writes
 // the kept ones, one append per member where key and value stand together.
-// Values that the mask keeps whole are copied by the tokenizer in runs;
-// values it drops are skipped, validated unless Config.Trusted.
+// Values that the mask keeps whole are copied by the tokenizer in runs; where
+// the AVX-512 kernels run ([tokenizer.WideCopy]), a kept object or array is
+// read twice instead, window by window: checked by the validating scanner,
+// then copied without its whitespace, 64 bytes at a time, by a second scanner
+// in trusted mode over the bytes the first one checked. Values the mask drops
+// are skipped, validated unless Config.Trusted.
 //
 // The same code serves the in-memory case ([Machine.Append]) and streaming
 // ([Machine.Write], [Machine.Close]): when a window ends inside a token, the

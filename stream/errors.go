@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -29,6 +30,12 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// errDisagree is what a Machine returns, from then on, when the copy of a
+// kept container stops elsewhere than its check: a bug, that no input should
+// be able to trigger (the fuzz targets would report it), never output that
+// could be wrong.
+var errDisagree = errors.New("jsonmask: internal error: a kept value's copy and its check disagree")
 
 // fail turns a tokenizer error into an *Error that names the member being
 // read, and makes it sticky. A nil err passes through.

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strconv"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -58,15 +59,17 @@ type Machine struct {
 	prog *compile.Program
 	cfg  Config
 	sc   tokenizer.Scanner
-	err  error // sticky: once a document is rejected, every call returns it
+	cp   tokenizer.Scanner // copies a kept container that sc validates (twoPass)
+	err  error             // sticky: once a document is rejected, every call returns it
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
 	lineUsed bool  // NDJSON: the current line has bytes
 
-	phase  uint8
-	op     uint8
-	frames []frame
+	phase   uint8
+	op      uint8
+	twoPass bool // opCopy: sc validates the container, cp copies what sc read
+	frames  []frame
 
 	// The current member's key, raw and with its quotes: what is written
 	// when the member is kept, and what names it in an error. It aliases the
@@ -89,7 +92,11 @@ func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 		frames: m.frames[:0], keyBuf: m.keyBuf[:0], scratch: m.scratch[:0],
 		lead: lead{runs: m.lead.runs[:0]},
 		sc:   m.sc,
+		cp:   m.cp,
 	}
+	// cp needs no reset per document: a document that ends, valid, has
+	// left it at rest, and one that does not is an error that sticks.
+	m.cp.Reset(math.MaxInt) // sc enforces the limits
 	m.resetDoc()
 }
 

@@ -120,6 +120,27 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			}
 			m.op = opToken
 		case opCopy:
+			if m.twoPass {
+				// sc checks what the window holds of the container; cp, which
+				// trusts what sc checked, copies it without its whitespace, 64
+				// bytes at a time. Both stop where the container or the window
+				// ends: where they disagree, a bug, the input is not masked.
+				start := i
+				i, done, err = m.sc.Value(src, i, false)
+				if err == nil {
+					m.cp.Out = dst
+					j, cdone, cerr := m.cp.CopyTrusted(src[:i], start)
+					if dst, m.cp.Out = m.cp.Out, nil; j != i || cdone != done || cerr != nil {
+						err, m.err = errDisagree, errDisagree
+					}
+				}
+				if !done || err != nil {
+					return dst, i, m.fail(err)
+				}
+				m.twoPass = false
+				m.op = opToken
+				continue
+			}
 			m.sc.Out = dst
 			if m.cfg.Trusted {
 				i, done, err = m.sc.CopyTrusted(src, i)
@@ -225,6 +246,10 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 	if member {
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
+	}
+	if m.op == opCopy && !k.IsScalar() && !m.cfg.Trusted && tokenizer.WideCopy() {
+		m.twoPass = true // a kept container: see opCopy
+		return dst, i, nil
 	}
 	if m.op == opCopy && k.IsScalar() {
 		var ok bool
