@@ -24,27 +24,21 @@ func TestMemberLayouts(t *testing.T) {
 	mask := `{"k0":true,"k2":true,"k5":true,"k6":true}`
 	m := jsonmask.MustCompile(mask)
 	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
-	for _, sep := range seps {
-		for _, colon := range colons {
-			for _, lastSep := range lastSeps {
-				for _, lastColon := range lastColons {
-					var b bytes.Buffer
-					b.WriteString("{\n  ")
-					for k := range 6 {
-						if k > 0 {
-							b.WriteString(sep)
-						} else {
-							b.WriteByte('"')
-						}
-						fmt.Fprintf(&b, "k%d\"%s%s", k, colon, values[k%len(values)])
-					}
-					b.WriteString(lastSep)
-					fmt.Fprintf(&b, "k6\"%s%s\n}", lastColon, values[6%len(values)])
-					agreeOnLayout(t, mask, m, tm, b.Bytes())
-				}
+	eachCombination([4][]string{seps, colons, lastSeps, lastColons}, func(sep, colon, lastSep, lastColon string) {
+		var b bytes.Buffer
+		b.WriteString("{\n  ")
+		for k := range 6 {
+			if k > 0 {
+				b.WriteString(sep)
+			} else {
+				b.WriteByte('"')
 			}
+			fmt.Fprintf(&b, "k%d\"%s%s", k, colon, values[k%len(values)])
 		}
-	}
+		b.WriteString(lastSep)
+		fmt.Fprintf(&b, "k6\"%s%s\n}", lastColon, values[6%len(values)])
+		agreeOnLayout(t, mask, m, tm, b.Bytes())
+	})
 }
 
 // TestObjectLayouts: objects opened and closed alike (the same bytes from '{'
@@ -59,24 +53,32 @@ func TestObjectLayouts(t *testing.T) {
 	mask := `{"o0":{"a":true},"o2":{"b":true},"o3":true,"o4":{"a":true,"b":true}}`
 	m := jsonmask.MustCompile(mask)
 	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
-	for _, open := range opens {
-		for _, cl := range closes {
-			for _, lastOpen := range lastOpens {
-				for _, lastClose := range lastCloses {
-					var b bytes.Buffer
-					b.WriteString("{")
-					for k := range 5 {
-						if k > 0 {
-							b.WriteString(",\n  ")
-						}
-						o, c := open, cl
-						if k == 4 {
-							o, c = lastOpen, lastClose
-						}
-						fmt.Fprintf(&b, "\"o%d\": {%sa\": %d, \"b\": \"v\"%s", k, o, k, c)
-					}
-					b.WriteString("\n}")
-					agreeOnLayout(t, mask, m, tm, b.Bytes())
+	eachCombination([4][]string{opens, closes, lastOpens, lastCloses}, func(open, cl, lastOpen, lastClose string) {
+		var b bytes.Buffer
+		b.WriteString("{")
+		for k := range 5 {
+			if k > 0 {
+				b.WriteString(",\n  ")
+			}
+			o, c := open, cl
+			if k == 4 {
+				o, c = lastOpen, lastClose
+			}
+			fmt.Fprintf(&b, "\"o%d\": {%sa\": %d, \"b\": \"v\"%s", k, o, k, c)
+		}
+		b.WriteString("\n}")
+		agreeOnLayout(t, mask, m, tm, b.Bytes())
+	})
+}
+
+// eachCombination calls f with every combination of one string from each of
+// the four lists.
+func eachCombination(lists [4][]string, f func(a, b, c, d string)) {
+	for _, a := range lists[0] {
+		for _, b := range lists[1] {
+			for _, c := range lists[2] {
+				for _, d := range lists[3] {
+					f(a, b, c, d)
 				}
 			}
 		}
