@@ -197,6 +197,25 @@ func TestSWAR(t *testing.T) {
 		}
 		return 8
 	}
+	// stringStops, exhaustively: every byte at every position among plain
+	// bytes, and pairs of the bytes around its bounds, where a borrow from one
+	// byte could flag the next.
+	edges := []byte{0x00, 0x01, 0x02, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xa0, 0xa1, 0xa2, 0xfe, 0xff}
+	for p := range 8 {
+		for c := range 256 {
+			for _, d := range append(edges, 'a') {
+				w := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+				w[p] = byte(c)
+				if p < 7 {
+					w[p+1] = d
+				}
+				x := binary.LittleEndian.Uint64(w[:])
+				if got, want := first(stringStops(x)), naive(w, func(c byte) bool { return !plain[c] }); got != want {
+					t.Fatalf("stringStops(%q) = %d, want %d", w, got, want)
+				}
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200000 {
 		var w [8]byte

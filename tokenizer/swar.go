@@ -11,9 +11,12 @@ const (
 )
 
 // stringStops flags the bytes that end a run of plain string content: '"',
-// '\\', control bytes (< 0x20) and bytes of multi-byte UTF-8 sequences.
+// '\\', control bytes (< 0x20) and bytes of multi-byte UTF-8 sequences. One
+// subtraction finds both control bytes and '"': XOR with 0x02 turns '"' into
+// 0x20 and keeps every control byte below it, and ' ' (now 0x22) and the
+// rest above.
 func stringStops(w uint64) uint64 {
-	return ((w - 0x20*lsb) | ((w ^ '"'*lsb) - lsb) | ((w ^ '\\'*lsb) - lsb) | w) & msb
+	return (((w ^ 0x02*lsb) - 0x21*lsb) | ((w ^ '\\'*lsb) - lsb) | w) & msb
 }
 
 // quoteOrBackslash flags '"' and '\\'.
