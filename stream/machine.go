@@ -36,11 +36,12 @@ const (
 
 // What the machine does next at the masked levels.
 const (
-	opToken = iota // read the next key, element or closing bracket of the innermost frame
-	opKey          // go on with a key that crossed the end of a window
-	opValue        // a key was read: decide about its value
-	opSkip         // drop a value
-	opCopy         // keep a value
+	opToken     = iota // read the next key, element or closing bracket of the innermost frame
+	opKey              // go on with a key that crossed the end of a window
+	opValue            // a key was read: decide about its value
+	opSkip             // drop a value
+	opCopy             // keep a value
+	opCheckCopy        // keep a container: sc checks it, cp copies what sc checked
 )
 
 // frame is one open object or array at a masked level.
@@ -59,17 +60,16 @@ type Machine struct {
 	prog *compile.Program
 	cfg  Config
 	sc   tokenizer.Scanner
-	cp   tokenizer.Scanner // copies a kept container that sc validates (twoPass)
+	cp   tokenizer.Scanner // copies a kept container that sc checks (opCheckCopy)
 	err  error             // sticky: once a document is rejected, every call returns it
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
 	lineUsed bool  // NDJSON: the current line has bytes
 
-	phase   uint8
-	op      uint8
-	twoPass bool // opCopy: sc validates the container, cp copies what sc read
-	frames  []frame
+	phase  uint8
+	op     uint8
+	frames []frame
 
 	// The current member's key, raw and with its quotes: what is written
 	// when the member is kept, and what names it in an error. It aliases the

@@ -119,28 +119,25 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				return dst, i, m.fail(err)
 			}
 			m.op = opToken
-		case opCopy:
-			if m.twoPass {
-				// sc checks what the window holds of the container; cp, which
-				// trusts what sc checked, copies it without its whitespace, 64
-				// bytes at a time. Both stop where the container or the window
-				// ends: where they disagree, a bug, the input is not masked.
-				start := i
-				i, done, err = m.sc.Value(src, i, false)
-				if err == nil {
-					m.cp.Out = dst
-					j, cdone, cerr := m.cp.CopyTrusted(src[:i], start)
-					if dst, m.cp.Out = m.cp.Out, nil; j != i || cdone != done || cerr != nil {
-						err, m.err = errDisagree, errDisagree
-					}
+		case opCheckCopy:
+			// sc checks what the window holds of the container; cp, which
+			// trusts what sc checked, copies it without its whitespace, 64
+			// bytes at a time. Both stop where the container or the window
+			// ends: where they disagree, a bug, the input is not masked.
+			start := i
+			i, done, err = m.sc.Value(src, i, false)
+			if err == nil {
+				m.cp.Out = dst
+				j, cdone, cerr := m.cp.CopyTrusted(src[:i], start)
+				if dst, m.cp.Out = m.cp.Out, nil; j != i || cdone != done || cerr != nil {
+					err, m.err = errDisagree, errDisagree
 				}
-				if !done || err != nil {
-					return dst, i, m.fail(err)
-				}
-				m.twoPass = false
-				m.op = opToken
-				continue
 			}
+			if !done || err != nil {
+				return dst, i, m.fail(err)
+			}
+			m.op = opToken
+		case opCopy:
 			m.sc.Out = dst
 			if m.cfg.Trusted {
 				i, done, err = m.sc.CopyTrusted(src, i)
@@ -248,7 +245,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		dst = append(dst, ':')
 	}
 	if m.op == opCopy && !k.IsScalar() && !m.cfg.Trusted && tokenizer.WideCopy() {
-		m.twoPass = true // a kept container: see opCopy
+		m.op = opCheckCopy
 		return dst, i, nil
 	}
 	if m.op == opCopy && k.IsScalar() {
