@@ -216,7 +216,7 @@ func (p *Program) newTable(sorted []member, base int32) table {
 		t.empty = base
 	}
 	for _, m := range sorted {
-		t.lens |= 1 << min(len(m.key), 63)
+		t.lens.add(len(m.key))
 	}
 	bits := uint8(4)
 	for 1<<bits < 4*len(sorted) {

@@ -41,7 +41,7 @@ type table struct {
 	mul   uint32 // the hash's multiplier, chosen to leave no slot shared
 	shift uint8  // 32 - log2 of the number of slots
 	empty int32  // the entry of the empty key, or NoEntry
-	lens  uint64 // bit n: a key of n bytes, n below 63; bit 63: a longer one
+	lens  Lengths
 }
 
 // viaTrie marks a slot that two of a node's keys hash to.
@@ -73,11 +73,19 @@ func (p *Program) Entry(e int32) Entry { return p.entries[e] }
 // its raw form is at most 6*MaxKeyLen bytes ("\u0041" is six bytes for one).
 func (p *Program) MaxKeyLen() int { return p.maxKey }
 
-// KeyLengths returns the lengths of node's keys, unescaped, as a bitmap: bit
-// n is set when a key has n bytes, bit 63 when one has 63 or more. A key whose
-// length is not in it has no entry: a caller with many keys to look up tests
-// this first, in its own loop, and calls Lookup for the few that pass.
-func (p *Program) KeyLengths(node int32) uint64 { return p.tables[node].lens }
+// Lengths is a set of key lengths, a bit each: bit n for n bytes, n below
+// 63, and bit 63 for 63 bytes or more.
+type Lengths uint64
+
+// Has reports whether a key of n bytes may be in the set.
+func (l Lengths) Has(n int) bool { return l>>min(n, 63)&1 != 0 }
+
+func (l *Lengths) add(n int) { *l |= 1 << min(n, 63) }
+
+// KeyLengths returns the lengths of node's keys, unescaped. A key whose length
+// is not in it has no entry: a caller with many keys to look up tests this
+// first, in its own loop, and calls Lookup for the few that pass.
+func (p *Program) KeyLengths(node int32) Lengths { return p.tables[node].lens }
 
 // Lookup returns the entry of the mask member of node that key, unescaped,
 // names, or NoEntry. It does not allocate.
@@ -86,7 +94,7 @@ func (p *Program) Lookup(node int32, key []byte) int32 {
 	if len(key) == 0 {
 		return t.empty
 	}
-	if t.lens>>min(len(key), 63)&1 == 0 {
+	if !t.lens.Has(len(key)) {
 		return NoEntry // most keys of a response are not the mask's, nor as long as one
 	}
 	switch e := p.slots[t.off+int32(hash(key, t.mul, t.shift))]; {

@@ -164,7 +164,7 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 	e, lens := compile.NoEntry, m.prog.KeyLengths(f.node)
 	for k := range spans {
 		sp := &spans[k]
-		if !sp.Escaped && lens>>min(sp.KeyEnd-sp.KeyStart-2, 63)&1 == 0 {
+		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
 			e = compile.NoEntry // most keys of a response are not the mask's
 			continue
 		}
