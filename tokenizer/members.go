@@ -197,14 +197,14 @@ func (s *Scanner) Element(src []byte, i int) (Kind, int) {
 // found where a value may start, and returns the index after it.
 func (s *Scanner) Open(src []byte, i int) (int, error) {
 	if src[i] == '{' {
-		if !s.pushObject() {
+		if !s.pushFast(true) {
 			if err := s.push(true, i); err != nil {
 				return i, err
 			}
 		}
 		s.state = stKeyOrEnd
 	} else {
-		if !s.pushArray() {
+		if !s.pushFast(false) {
 			if err := s.push(false, i); err != nil {
 				return i, err
 			}

@@ -110,42 +110,33 @@ func (s *Scanner) SetMaxToken(n int) {
 	s.MaxToken = n
 }
 
+// push opens a container (an object when obj is true) at src[i], or reports
+// that it would go past MaxDepth. Where pushFast cannot, it grows kinds.
 func (s *Scanner) push(obj bool, i int) error {
+	if s.pushFast(obj) {
+		return nil
+	}
 	if s.depth >= s.MaxDepth {
 		return s.errDepth(i)
 	}
-	w := s.depth >> 6
-	if w >= len(s.kinds) {
-		s.kinds = append(s.kinds, 0)
-	}
-	if bit := uint64(1) << (s.depth & 63); obj {
-		s.kinds[w] |= bit
-	} else {
-		s.kinds[w] &^= bit
-	}
-	s.depth++
+	s.kinds = append(s.kinds, 0)
+	s.pushFast(obj)
 	return nil
 }
 
-// pushObject and pushArray are push, inlined in Value's loop, where the
-// depth is below MaxDepth and kinds has the bit: they report whether they
-// could, and push does the rest.
-func (s *Scanner) pushObject() bool {
+// pushFast is push where the depth is below MaxDepth and kinds has the
+// container's bit, small enough to inline in Value's loop and in Open: it
+// reports whether it could, and push does the rest.
+func (s *Scanner) pushFast(obj bool) bool {
 	d := s.depth
 	if d >= s.MaxDepth || d>>6 >= len(s.kinds) {
 		return false
 	}
-	s.kinds[d>>6] |= 1 << (d & 63)
-	s.depth = d + 1
-	return true
-}
-
-func (s *Scanner) pushArray() bool {
-	d := s.depth
-	if d >= s.MaxDepth || d>>6 >= len(s.kinds) {
-		return false
+	if obj {
+		s.kinds[d>>6] |= 1 << (d & 63)
+	} else {
+		s.kinds[d>>6] &^= 1 << (d & 63)
 	}
-	s.kinds[d>>6] &^= 1 << (d & 63)
 	s.depth = d + 1
 	return true
 }

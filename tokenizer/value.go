@@ -89,7 +89,7 @@ value:
 		}
 		goto tokenDone
 	case '{':
-		if !s.pushObject() {
+		if !s.pushFast(true) {
 			if err = s.push(true, i); err != nil {
 				return i, false, err
 			}
@@ -98,7 +98,7 @@ value:
 		i++
 		goto objectFirst
 	case '[':
-		if !s.pushArray() {
+		if !s.pushFast(false) {
 			if err = s.push(false, i); err != nil {
 				return i, false, err
 			}
