@@ -38,13 +38,15 @@ func (e *Error) Unwrap() error { return e.Err }
 var errDisagree = errors.New("jsonmask: internal error: a kept value's copy and its check disagree")
 
 // fail turns a tokenizer error into an *Error that names the member being
-// read, and makes it sticky. A nil err passes through.
+// read, and makes it sticky; any other error (errDisagree) sticks as it is.
+// A nil err passes through.
 func (m *Machine) fail(err error) error {
 	if err == nil {
 		return nil
 	}
 	te, ok := err.(*tokenizer.Error)
 	if !ok {
+		m.err = err
 		return err
 	}
 	e := &Error{Offset: te.Offset, Msg: te.Msg, Err: te.Err, Pointer: m.pointer()}

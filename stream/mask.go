@@ -130,7 +130,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				m.cp.Out = dst
 				j, cdone, cerr := m.cp.CopyTrusted(src[:i], start)
 				if dst, m.cp.Out = m.cp.Out, nil; j != i || cdone != done || cerr != nil {
-					err, m.err = errDisagree, errDisagree
+					err = errDisagree
 				}
 			}
 			if !done || err != nil {
