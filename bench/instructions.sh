@@ -6,9 +6,9 @@
 # Needs valgrind. Valgrind 3.19 does not emulate AVX-512 and hides it from
 # CPUID, so under it the tokenizer runs its AVX2 and pure-Go paths: trusted
 # mode's AVX-512 kernel is measured only by wall clock (go test -bench, A/B in
-# one run). A run now and then loses one of its three iterations
-# (callgrind and goroutines); each workload is counted twice and the larger
-# count kept.
+# one run). A run used to lose one of its three iterations now and then (a
+# count of exactly two thirds): the command now makes a first pass, not
+# counted, and each workload is still counted twice and the larger count kept.
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-default}
