@@ -213,8 +213,21 @@ func (m *Machine) memberValue(dst, src []byte, i int, f *frame) ([]byte, int, er
 				return dst, i, nil
 			}
 		}
-		m.op = opSkip
-		return dst, i, nil
+		// Skipped here rather than round the ops: opSkip goes on with
+		// what the window does not hold.
+		var (
+			done bool
+			err  error
+		)
+		if m.cfg.Trusted {
+			i, done, err = m.sc.SkipTrusted(src, i)
+		} else {
+			i, done, err = m.sc.Value(src, i, false)
+		}
+		if !done {
+			m.op = opSkip
+		}
+		return dst, i, err
 	}
 	return m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true)
 }
