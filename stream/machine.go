@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -48,10 +49,11 @@ const (
 type frame struct {
 	node   int32 // the mask node that applies
 	array  bool
-	wrote  bool  // a member or element has been written: the next one needs a comma
-	member bool  // object: a key has been read
-	entry  int32 // object: the current member's entry, or compile.NoEntry
-	index  int   // array: index of the current element, -1 before the first
+	wrote  bool            // a member or element has been written: the next one needs a comma
+	member bool            // object: a key has been read
+	entry  int32           // object: the current member's entry, or compile.NoEntry
+	index  int             // array: index of the current element, -1 before the first
+	lens   compile.Lengths // object: the lengths of node's keys (Program.KeyLengths)
 }
 
 // Machine masks one document, or one NDJSON stream, at a time. It is not
@@ -307,8 +309,7 @@ const pooledCap = 64 << 10
 
 // Small reports whether m's buffers are small enough to keep in a pool.
 func (m *Machine) Small() bool {
-	const frameSize = 24
-	return cap(m.frames)*frameSize <= pooledCap && cap(m.keyBuf) <= pooledCap &&
+	return cap(m.frames)*int(unsafe.Sizeof(frame{})) <= pooledCap && cap(m.keyBuf) <= pooledCap &&
 		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small()
 }
 

@@ -161,7 +161,7 @@ func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpa
 	if len(spans) == 0 {
 		return dst, false
 	}
-	e, lens := compile.NoEntry, m.prog.KeyLengths(f.node)
+	e, lens := compile.NoEntry, f.lens
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
@@ -304,7 +304,7 @@ func (m *Machine) push(node int32, array bool) {
 	m.frames = m.frames[:n+1]
 	f := &m.frames[n]
 	f.node, f.array, f.wrote, f.member = node, array, false, false
-	f.entry, f.index = compile.NoEntry, -1
+	f.entry, f.index, f.lens = compile.NoEntry, -1, m.prog.KeyLengths(node)
 }
 
 // pop closes the innermost frame and reports whether it was the root.
