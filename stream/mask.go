@@ -44,7 +44,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			// The fast path: a run of members read in one loop.
 			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted); n > 0 || closed {
 				var head bool
-				dst, head = m.members(dst, src, f, m.spans[:n])
+				dst, head = m.members(dst, src, f, n)
 				if i = at; closed {
 					dst = append(dst, '}')
 					if m.pop() {
@@ -153,14 +153,15 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 	}
 }
 
-// members writes what the mask keeps of spans, members of the object f that
-// Scanner.Members read, and records the last one as the member being read.
+// members writes what the mask keeps of m.spans[:n], members of the object f
+// that Scanner.Members read, and records the last one as the member being read.
 // It reports whether the last one's value is still to be read (its ValueEnd is
 // 0); then memberValue goes on with it.
-func (m *Machine) members(dst, src []byte, f *frame, spans []tokenizer.MemberSpan) ([]byte, bool) {
-	if len(spans) == 0 {
+func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
+	if n == 0 {
 		return dst, false
 	}
+	spans := m.spans[:n]
 	e, lens := compile.NoEntry, f.lens
 	for k := range spans {
 		sp := &spans[k]
