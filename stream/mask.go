@@ -36,7 +36,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 					continue
 				}
 				f.index++
-				if dst, i, err = m.value(dst, src, i, k, f.node, false); err != nil {
+				if dst, i, err = m.value(dst, src, i, k, f.node); err != nil {
 					return dst, i, m.fail(err)
 				}
 				continue
@@ -106,7 +106,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				m.op = opSkip
 				continue
 			}
-			if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(e).Node, true); err != nil {
+			if dst, i, err = m.value(dst, src, i, k, m.prog.Entry(e).Node); err != nil {
 				return dst, i, m.fail(err)
 			}
 		case opSkip:
@@ -230,14 +230,15 @@ func (m *Machine) memberValue(dst, src []byte, i int, f *frame) ([]byte, int, er
 		}
 		return dst, i, err
 	}
-	return m.value(dst, src, i, k, m.prog.Entry(f.entry).Node, true)
+	return m.value(dst, src, i, k, m.prog.Entry(f.entry).Node)
 }
 
 // value decides about the value of kind k that starts at src[i]: a member's
-// value (member true, its key in m.key) or an array element, to which node
+// value (the innermost frame is an object, the key is in m.key) or an array
+// element, to which node
 // applies (compile.Keep: keep it whole). It writes what goes before the value
 // and the opening bracket of a masked container, and sets what comes next.
-func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, member bool) ([]byte, int, error) {
+func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([]byte, int, error) {
 	switch {
 	case node == compile.Keep:
 		m.op = opCopy
@@ -254,7 +255,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32, me
 		dst = append(dst, ',')
 	}
 	f.wrote = true
-	if member {
+	if !f.array {
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
 	}
