@@ -50,10 +50,12 @@ const viaTrie int32 = -2
 // muls are the multipliers build tries, in order, until no slot is shared.
 var muls = [...]uint32{0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x165667B1, 0xD3A2646C | 1, 0xFD7046C5, 0xB55A4F09}
 
-// hash mixes a non-empty key's length, first byte and last byte.
+// hash mixes a non-empty key's length, first byte and last byte. A table has
+// 16 slots or more, so shift is at most 28: "& 31" changes nothing but spares
+// the compiler's code for shifts of 32 and more.
 func hash[K string | []byte](key K, mul uint32, shift uint8) uint32 {
 	x := uint32(len(key)) ^ uint32(key[0])<<8 ^ uint32(key[len(key)-1])<<16
-	return (x * mul) >> shift
+	return (x * mul) >> (shift & 31)
 }
 
 // state is a node of a radix trie: on entering it the key must go on with
