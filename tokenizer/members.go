@@ -263,39 +263,40 @@ func lowBytes(n int) uint64 {
 // checked the slow way is remembered, so a match is valid.
 type layout struct {
 	runs             [8]depthRuns
+	sep              pattern // in Value, from the ',' after a number to the next number
 	colon, colonMask uint64
 	colonN           int
 }
 
 // depthRuns is what layout remembers of one depth.
 type depthRuns struct {
-	next, open, close run
+	next, open, close pattern
 }
 
-// run is a sequence of up to 16 bytes: n of them (0: none remembered), in two
+// pattern is a run of up to 16 bytes: n of them (0: none remembered), in two
 // words and their masks.
-type run struct {
+type pattern struct {
 	bytes, mask [2]uint64
 	n           int
 }
 
-// match reports whether the bytes at src[j] are the run's.
-func (r *run) match(src []byte, j int) bool {
+// match reports whether the bytes at src[j] are the pattern's.
+func (r *pattern) match(src []byte, j int) bool {
 	return r.n > 0 && j+16 <= len(src) &&
 		(binary.LittleEndian.Uint64(src[j:j+8])^r.bytes[0])&r.mask[0] == 0 &&
 		(binary.LittleEndian.Uint64(src[j+8:j+16])^r.bytes[1])&r.mask[1] == 0
 }
 
-// remember makes src[i:j], checked well formed, the run when it has two
+// remember makes src[i:j], checked well formed, the pattern when it has two
 // bytes or more (one byte costs more to match than to read) and fits.
-func (r *run) remember(src []byte, i, j int) {
+func (r *pattern) remember(src []byte, i, j int) {
 	if j-i >= 2 {
 		r.set(src, i, j)
 	}
 }
 
-// set makes src[i:j] the run when it fits.
-func (r *run) set(src []byte, i, j int) {
+// set makes src[i:j] the pattern when it fits.
+func (r *pattern) set(src []byte, i, j int) {
 	if n := j - i; n <= 16 && i+16 <= len(src) {
 		r.n = n
 		r.bytes[0], r.mask[0] = binary.LittleEndian.Uint64(src[i:i+8]), lowBytes(n)

@@ -446,3 +446,53 @@ func TestLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberSeparators reads arrays of numbers whose whitespace after each
+// ',' Value remembers, once checked, and compares a word at a time: the same
+// run again, longer, shorter, cut by the window, followed by a byte that is
+// not whitespace or not a number. Valid ones must copy as json.Compact does;
+// the broken ones must fail where the byte at fault is, at every window.
+func TestNumberSeparators(t *testing.T) {
+	indent := func(n int) string { return ", \n" + strings.Repeat(" ", n) }
+	valid := []string{
+		"[1" + strings.Repeat(indent(8)+"2", 6) + "]",
+		"[1" + indent(8) + "2" + indent(8) + "3" + indent(12) + "4" + indent(8) + "5" + indent(4) + "6" + indent(8) + "7]",
+		"[1" + indent(8) + "2" + indent(8) + "3" + indent(20) + "4" + indent(20) + "5" + indent(8) + "6" + indent(8) + "7]",
+		"[1" + indent(8) + "2" + indent(8) + `"x"` + indent(8) + "[3" + indent(8) + "4]" + indent(8) + "true" + indent(8) + "-5e3]",
+		"[0.5,\t1.5,\t2.5,\t-3,\r\n4,\r\n5,\r\n6,\r\n7, 8, 9,  10,  11 ,\n12]",
+		`{"a":[1` + indent(8) + "2" + indent(8) + "3]" + `,"b":[4` + indent(8) + "5" + indent(8) + "6]}",
+	}
+	for _, doc := range valid {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(doc)); err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		for window := 1; window <= len(doc)+1; window++ {
+			for _, copy := range []bool{true, false} {
+				out, err := byValue([]byte(doc), window, copy)
+				if err != nil || copy && !bytes.Equal(out, want.Bytes()) {
+					t.Errorf("%q at window %d, copy %v: %q, %v; want %q", doc, window, copy, out, err, want.Bytes())
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		doc, fault, msg string // fault: the bytes from the one at fault, last in doc
+	}{
+		// The run matches, then a control byte that is not whitespace.
+		{"[1" + indent(8) + "2" + indent(8) + "\x0b3]", "\x0b", `invalid character '\v' looking for beginning of value`},
+		// The run matches, then more whitespace and a stray ','.
+		{"[1" + indent(8) + "2" + indent(10) + ",3]", ",3", `invalid character ',' looking for beginning of value`},
+		// The run matches, then a broken number.
+		{"[1" + indent(8) + "2" + indent(8) + "-x]", "x", `invalid character 'x' in numeric literal`},
+		{"[1" + indent(8) + "2" + indent(8) + "]", "]", `invalid character ']' looking for beginning of value`},
+	} {
+		offset := int64(strings.LastIndex(c.doc, c.fault))
+		for window := 1; window <= len(c.doc)+1; window++ {
+			_, err := byValue([]byte(c.doc), window, window%2 == 0)
+			if te, ok := err.(*Error); !ok || te.Offset != offset || te.Msg != c.msg {
+				t.Errorf("%q at window %d: %v, want %q at offset %d", c.doc, window, err, c.msg, offset)
+			}
+		}
+	}
+}

@@ -123,14 +123,24 @@ value:
 	start = i
 	if j := numberEnd(src, i); j > 0 {
 		// Arrays of numbers (coordinates, meshes) are read here, number,
-		// ',' and number, rather than round the states for each.
+		// ',' and number, rather than round the states for each. Indented,
+		// the whitespace after each ',' is the same: once skipped and
+		// checked, it is compared two words at a time. (A match shorter
+		// than the whitespace leaves the rest to the value label.)
+		sep := &s.layout.sep
 		for !obj && s.depth > s.base && src[j] == ',' && j-start <= s.MaxToken {
 			k := j + 1
 			if k < len(src) && src[k] <= ' ' {
 				if copy {
 					s.Out = append(s.Out, src[run:k]...)
 				}
-				k = skipSpace(src, k)
+				if sep.match(src, k) {
+					k += sep.n
+				} else {
+					k0 := k
+					k = skipSpace(src, k)
+					sep.set(src, k0, k)
+				}
 				run = k
 			}
 			e := 0
