@@ -235,20 +235,14 @@ func (m *Machine) memberValue(dst, src []byte, i int, f *frame) ([]byte, int, er
 
 // value decides about the value of kind k that starts at src[i]: a member's
 // value (the innermost frame is an object, the key is in m.key) or an array
-// element, to which node
-// applies (compile.Keep: keep it whole). It writes what goes before the value
-// and the opening bracket of a masked container, and sets what comes next.
+// element, to which node applies (compile.Keep: keep it whole). It writes
+// what goes before the value and the opening bracket of a masked container,
+// and sets what comes next.
 func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([]byte, int, error) {
-	switch {
-	case node == compile.Keep:
-		m.op = opCopy
-	case k == tokenizer.ObjectStart || k == tokenizer.ArrayStart:
-		m.op = opToken
-	case m.cfg.DropMismatched:
+	container := k == tokenizer.ObjectStart || k == tokenizer.ArrayStart
+	if !container && node != compile.Keep && m.cfg.DropMismatched {
 		m.op = opSkip // SPEC A6: a scalar where the mask expects an object
 		return dst, i, nil
-	default:
-		m.op = opCopy // SPEC A4: a scalar where the mask expects an object is kept
 	}
 	f := &m.frames[len(m.frames)-1]
 	if f.wrote {
@@ -259,12 +253,10 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		dst = append(dst, m.key...)
 		dst = append(dst, ':')
 	}
-	if m.op == opCopy && !k.IsScalar() && !m.cfg.Trusted && tokenizer.WideCopy() {
-		m.op = opCheckCopy
-		return dst, i, nil
-	}
-	if m.op == opCopy && k.IsScalar() {
+	switch {
+	case !container: // kept, or SPEC A4: a scalar where the mask expects an object
 		var ok bool
+		m.op = opCopy
 		m.sc.Out = dst
 		i, ok = m.scalar(src, i, true)
 		dst, m.sc.Out = m.sc.Out, nil
@@ -272,16 +264,20 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 			m.op = opToken
 		}
 		return dst, i, nil
-	}
-	if m.op == opToken {
-		var err error
-		if i, err = m.sc.Open(src, i); err != nil {
-			return dst, i, err
+	case node == compile.Keep:
+		m.op = opCopy
+		if !m.cfg.Trusted && tokenizer.WideCopy() {
+			m.op = opCheckCopy
 		}
-		m.push(node, k == tokenizer.ArrayStart)
-		dst = append(dst, byte(k))
+		return dst, i, nil
 	}
-	return dst, i, nil
+	m.op = opToken
+	i, err := m.sc.Open(src, i)
+	if err != nil {
+		return dst, i, err
+	}
+	m.push(node, k == tokenizer.ArrayStart)
+	return append(dst, byte(k)), i, nil
 }
 
 // scalar takes the scalar at src[i] when it is whole in the window, copying
