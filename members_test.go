@@ -71,6 +71,35 @@ func TestObjectLayouts(t *testing.T) {
 	})
 }
 
+// TestElementLayouts: elements of a masked array laid out alike (the same
+// bytes from the ',' to the next element's first byte), as the tokenizer
+// remembers them, then one laid out otherwise or of another kind, valid or
+// not. Every mode must agree with the reference masker, and streaming with
+// Append.
+func TestElementLayouts(t *testing.T) {
+	seps := []string{`,`, `, `, ",\n    ", ",\n\t\t", ",\n" + "                ", " ,\r\n  "}
+	elems := []string{`{"x":1,"y":2}`, `[1,{"x":2}]`, `"s"`, `-3`, `true`}
+	lastSeps := append(append([]string{}, seps...), `,,`, ",\x01", ",\n    ,", " ", ",\n    ]")
+	lastElems := append(append([]string{}, elems...), `x`, `}`, `{"x":}`, "\"\x01\"", `]`, `:`)
+	mask := `{"a":{"x":true}}`
+	m := jsonmask.MustCompile(mask)
+	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	eachCombination([4][]string{seps, elems, lastSeps, lastElems}, func(sep, elem, lastSep, lastElem string) {
+		var b bytes.Buffer
+		b.WriteString(`{"a": [`)
+		for k := range 5 {
+			if k > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(elem)
+		}
+		b.WriteString(lastSep)
+		b.WriteString(lastElem)
+		b.WriteString("\n]}")
+		agreeOnLayout(t, mask, m, tm, b.Bytes())
+	})
+}
+
 // eachCombination calls f with every combination of one string from each of
 // the four lists.
 func eachCombination(lists [4][]string, f func(a, b, c, d string)) {

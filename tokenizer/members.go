@@ -153,6 +153,14 @@ func skipSpace1(src []byte, j int) int {
 // Anything else returns None having consumed nothing: the caller goes on with
 // Peek, which reports errors precisely.
 func (s *Scanner) Element(src []byte, i int) (Kind, int) {
+	// Elements of one array are laid out alike: the run from the ',' to
+	// the next element's first byte (",\n    {") is remembered per depth.
+	r := &s.layout.runs[s.depth&(len(s.layout.runs)-1)].elem
+	if s.state == stNext && r.match(src, i) {
+		j := i + r.n - 1
+		s.state = stValue
+		return valueKind[src[j]], j
+	}
 	j := i
 	if j < len(src) && src[j] <= ' ' {
 		j = skipSpace(src, j)
@@ -188,6 +196,9 @@ func (s *Scanner) Element(src []byte, i int) (Kind, int) {
 	k := valueKind[src[j]]
 	if k == None {
 		return None, i
+	}
+	if s.state == stNext {
+		r.remember(src, i, j+1)
 	}
 	s.state = stValue
 	return k, j
@@ -271,6 +282,7 @@ type layout struct {
 // depthRuns is what layout remembers of one depth.
 type depthRuns struct {
 	next, open, close pattern
+	elem              pattern // in an array, from the ',' to the next element's first byte
 }
 
 // pattern is a run of up to 16 bytes: n of them (0: none remembered), in two
