@@ -3,6 +3,7 @@ package jsonmask_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
@@ -97,6 +98,79 @@ func TestElementLayouts(t *testing.T) {
 		b.WriteString(lastElem)
 		b.WriteString("\n]}")
 		agreeOnLayout(t, mask, m, tm, b.Bytes())
+	})
+}
+
+// TestMemberHeads: objects in an array whose members come in the same order,
+// as the tokenizer remembers their heads (from the ',' or '{' to the value,
+// key included, when they fit in 32 bytes), then an object whose member at
+// one place differs: another key as long, the same key laid out otherwise, an
+// escaped key, a broken head, one member fewer or more. Every mode must agree
+// with the reference masker, and streaming with Append.
+func TestMemberHeads(t *testing.T) {
+	indents := []string{"", "\n  ", "\n" + strings.Repeat(" ", 14), "\n" + strings.Repeat(" ", 20)}
+	keySets := [][]string{
+		{"a", "bb", "ccc", "dddd"},
+		{"name", "url", "color", "x"},
+		{"key_of_sixteen__", "k", "key_of_seventeen_", "kk"},
+	}
+	places := []string{"0", "1", "3", "17"}
+	variants := []string{"same", "other key", "spaced", "escaped", "no colon", "bad byte", "fewer", "more"}
+	mask := `{"list":{"a":true,"ccc":true,"name":true,"x":true,"k":true,"key_of_sixteen__":true,"m5":true,"m17":true}}`
+	m := jsonmask.MustCompile(mask)
+	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	eachCombination([4][]string{indents, places, variants, {"0", "1", "2"}}, func(indent, place, variant, set string) {
+		keys := keySets[set[0]-'0']
+		at := int(place[0] - '0')
+		if place == "17" {
+			at = 17
+		}
+		object := func(last bool) string {
+			var b strings.Builder
+			b.WriteString("{")
+			n := 19
+			if last && variant == "fewer" {
+				n = at
+			}
+			for k := range n {
+				if k > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(indent)
+				key := fmt.Sprintf("m%d", k)
+				if k < len(keys) {
+					key = keys[k]
+				}
+				head := `"` + key + `": `
+				if last && k == at {
+					switch variant {
+					case "other key":
+						head = `"` + strings.Repeat("z", len(key)) + `": `
+					case "spaced":
+						head = `"` + key + `" :  `
+					case "escaped":
+						head = `"\u00` + fmt.Sprintf("%x", key[0]) + key[1:] + `": `
+					case "no colon":
+						head = `"` + key + `" `
+					case "bad byte":
+						head = `"` + key + "\x01\": "
+					}
+				}
+				fmt.Fprintf(&b, "%s%d", head, k)
+			}
+			if last && variant == "more" {
+				b.WriteString(`,` + indent + `"extra": true`)
+			}
+			b.WriteString(indent + "}")
+			return b.String()
+		}
+		var b strings.Builder
+		b.WriteString(`{"list": [`)
+		for range 3 {
+			b.WriteString(object(false) + ",")
+		}
+		b.WriteString(object(true) + "]}")
+		agreeOnLayout(t, mask, m, tm, []byte(b.String()))
 	})
 }
 

@@ -37,81 +37,114 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	// '}' repeat. Once read and checked the slow way, they are remembered and
 	// compared a word at a time.
 	lay, runs := &s.layout, &s.layout.runs[s.depth&(len(s.layout.runs)-1)]
+	// Objects in an array are usually alike too: their members' keys come
+	// in the same order. So the whole run from where a member starts to its
+	// value (",\n    \"key\" : ") is remembered for each of an object's
+	// first members, and the next member is compared with the one that
+	// came at its place last time.
+	if s.heads == nil {
+		s.heads = new([8]memberHeads)
+	}
+	hs := &s.heads[s.depth&(len(s.heads)-1)]
+	if state == stKeyOrEnd {
+		hs.next = 0
+	}
 	for n < len(spans) {
 		j := i
-		var ks int
-		if state == stNext && runs.next.match(src, j) {
-			ks = j + runs.next.n - 1
-		} else if state == stKeyOrEnd && runs.open.match(src, j) {
-			ks = j + runs.open.n - 1
+		var ks, ke int
+		escaped := false
+		h := &hs.h[hs.next&(len(hs.h)-1)]
+		// The head's four words against the window's, written out: as a
+		// method this does not inline, and the call costs more than it saves.
+		if b := src[min(j, len(src)):]; hs.next < len(hs.h) && h.st == state && len(b) >= 32 &&
+			(binary.LittleEndian.Uint64(b)^h.w[0])&h.m[0] == 0 &&
+			(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1] == 0 &&
+			(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2] == 0 &&
+			(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0 {
+			ks, ke, j = j+h.key, j+h.keyEnd, j+h.n
+			h.missed = false
 		} else {
-			if state == stNext && runs.close.match(src, j) {
-				s.depth--
-				s.state = s.after()
-				return n, j + runs.close.n, true
-			}
-			if j < len(src) && src[j] <= ' ' {
-				j = skipSpace(src, j)
-			}
-			if j >= len(src) {
-				break
-			}
-			switch state {
-			case stNext:
-				if src[j] != ',' {
+			if state == stNext && runs.next.match(src, j) {
+				ks = j + runs.next.n - 1
+			} else if state == stKeyOrEnd && runs.open.match(src, j) {
+				ks = j + runs.open.n - 1
+			} else {
+				if state == stNext && runs.close.match(src, j) {
+					s.depth--
+					s.state = s.after()
+					return n, j + runs.close.n, true
+				}
+				if j < len(src) && src[j] <= ' ' {
+					j = skipSpace(src, j)
+				}
+				if j >= len(src) {
+					break
+				}
+				switch state {
+				case stNext:
+					if src[j] != ',' {
+						if src[j] == '}' {
+							runs.close.remember(src, i, j+1)
+							s.depth--
+							s.state = s.after()
+							return n, j + 1, true
+						}
+						s.state = state
+						return n, i, false
+					}
+					if j++; j < len(src) && src[j] <= ' ' {
+						j = skipSpace(src, j)
+					}
+				case stKeyOrEnd:
 					if src[j] == '}' {
-						runs.close.remember(src, i, j+1)
 						s.depth--
 						s.state = s.after()
 						return n, j + 1, true
 					}
-					s.state = state
-					return n, i, false
+				}
+				if j >= len(src) || src[j] != '"' {
+					break
+				}
+				ks = j
+				switch state {
+				case stNext:
+					runs.next.remember(src, i, ks+1)
+				case stKeyOrEnd:
+					runs.open.remember(src, i, ks+1)
+				}
+			}
+			// The key, whole: plain in the loop, escaped or not ASCII by str.
+			if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
+				j++
+			} else if j, escaped = s.wholeString(src, ks); j == 0 {
+				break
+			}
+			ke = j
+			if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
+				j += lay.colonN
+			} else {
+				if j < len(src) && src[j] <= ' ' {
+					j = skipSpace1(src, j)
+				}
+				if j >= len(src) || src[j] != ':' {
+					break
 				}
 				if j++; j < len(src) && src[j] <= ' ' {
-					j = skipSpace(src, j)
+					j = skipSpace1(src, j)
 				}
-			case stKeyOrEnd:
-				if src[j] == '}' {
-					s.depth--
-					s.state = s.after()
-					return n, j + 1, true
+				if j-ke < 8 && ke+8 <= len(src) {
+					lay.colonN = j - ke
+					lay.colon, lay.colonMask = binary.LittleEndian.Uint64(src[ke:ke+8]), lowBytes(lay.colonN)
 				}
 			}
-			if j >= len(src) || src[j] != '"' {
-				break
-			}
-			ks = j
-			switch state {
-			case stNext:
-				runs.next.remember(src, i, ks+1)
-			case stKeyOrEnd:
-				runs.open.remember(src, i, ks+1)
-			}
-		}
-		// The key, whole: plain in the loop, escaped or not ASCII by str.
-		escaped := false
-		if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
-			j++
-		} else if j, escaped = s.wholeString(src, ks); j == 0 {
-			break
-		}
-		ke := j
-		if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
-			j += lay.colonN
-		} else {
-			if j < len(src) && src[j] <= ' ' {
-				j = skipSpace1(src, j)
-			}
-			if j >= len(src) || src[j] != ':' {
-				break
-			}
-			if j++; j < len(src) && src[j] <= ' ' {
-				j = skipSpace1(src, j)
-			}
-			if j-ke < 8 && ke+8 <= len(src) {
-				lay.colonN = j - ke
-				lay.colon, lay.colonMask = binary.LittleEndian.Uint64(src[ke:ke+8]), lowBytes(lay.colonN)
+			// A head that missed twice in a row is replaced: objects of
+			// several kinds at one depth would otherwise take turns.
+			if hs.next < len(hs.h) && !escaped {
+				if h.missed || h.n == 0 {
+					h.set(src, i, j, ks, ke, state)
+				} else {
+					h.missed = true
+				}
 			}
 		}
 		if j >= len(src) || ke-ks > s.MaxToken {
@@ -120,6 +153,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		sp := &spans[n]
 		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped = ks, ke, j, 0, escaped
 		n++
+		hs.next++
 		// The value, when it is a scalar whole in the window.
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's
@@ -277,6 +311,39 @@ type layout struct {
 	sep              pattern // in Value, from the ',' after a number to the next number
 	colon, colonMask uint64
 	colonN           int
+}
+
+// memberHeads is what Members remembers of the members of objects at one
+// depth: the heads of an object's first len(h) members, and the place of the
+// next member in the object being read.
+type memberHeads struct {
+	h    [16]memberHead
+	next int
+}
+
+// memberHead is the run from where a member starts (the ',' after the last
+// value, or after the '{') to its value's first byte, key included: up to 32
+// bytes, in four words and their masks, read and checked in state st. A head
+// holds for any object at its depth, in any document: Reset keeps them. An
+// empty one has st stValue, a state in which Members reads no member.
+type memberHead struct {
+	w, m        [4]uint64
+	n           int
+	key, keyEnd int // where the key's quotes are, from the start
+	st          uint8
+	missed      bool // the last member at this place did not match
+}
+
+// set makes src[i:j], a member's head read and checked in state st with its
+// key at src[ks:ke], the head when it fits.
+func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) {
+	h.n, h.st = 0, stValue // empty: matches nothing
+	if n := j - i; n <= 32 && i+32 <= len(src) {
+		for k := range h.w {
+			h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
+		}
+		h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
+	}
 }
 
 // depthRuns is what layout remembers of one depth.

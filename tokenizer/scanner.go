@@ -79,7 +79,8 @@ type Scanner struct {
 
 	tokStart int64 // offset in the input where the current string or number began
 
-	layout layout // Members' memory of how members are laid out
+	layout layout          // Members' memory of how members are laid out
+	heads  *[8]memberHeads // Members' memory of members, per depth; kept by Reset (valid whatever the document)
 
 	knobs // set by tests, kept by Reset
 }
@@ -98,7 +99,7 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds, knobs: s.knobs}
+	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds, heads: s.heads, knobs: s.knobs}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes
