@@ -56,11 +56,15 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		h := &hs.h[hs.next&(len(hs.h)-1)]
 		// The head's four words against the window's, written out: as a
 		// method this does not inline, and the call costs more than it saves.
-		if b := src[min(j, len(src)):]; hs.next < len(hs.h) && h.st == state && len(b) >= 32 &&
-			(binary.LittleEndian.Uint64(b)^h.w[0])&h.m[0] == 0 &&
-			(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1] == 0 &&
-			(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2] == 0 &&
-			(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0 {
+		hit := false
+		if hs.next < len(hs.h) && h.st == state && j+32 <= len(src) {
+			b := src[j : j+32]
+			hit = (binary.LittleEndian.Uint64(b)^h.w[0])&h.m[0]|
+				(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
+				(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
+				(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0
+		}
+		if hit {
 			ks, ke, j = j+h.key, j+h.keyEnd, j+h.n
 			h.missed = false
 		} else {
