@@ -120,7 +120,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			// The key, whole: plain in the loop, escaped or not ASCII by str.
 			if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
 				j++
-			} else if j, escaped = s.wholeString(src, ks); j == 0 {
+			} else if j, escaped = s.stringRest(src, j); j == 0 {
 				break
 			}
 			ke = j

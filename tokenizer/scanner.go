@@ -378,10 +378,13 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	var j int
 	switch src[i] {
 	case '"':
-		if trusted {
-			j = quotedEnd(src, i+1, !s.noWide)
+		// Plain text to the quote ends the string in both modes.
+		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
+			j++
+		} else if trusted {
+			j = quotedEnd(src, j, !s.noWide)
 		} else {
-			j, _ = s.wholeString(src, i)
+			j, _ = s.stringRest(src, j)
 		}
 		if j == 0 {
 			return 0
@@ -401,16 +404,13 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	return j
 }
 
-// wholeString returns the index after the valid string that starts at src[i]
-// when it ends inside the window, and 0 otherwise, leaving the scanner's
-// string state as it found it: then Value or Next read it again, to report
-// the error or to go on in the next window. It also reports whether the
-// string holds a backslash escape.
-func (s *Scanner) wholeString(src []byte, i int) (int, bool) {
-	j := plainEnd(src, i+1)
-	if j < len(src) && src[j] == '"' {
-		return j + 1, false
-	}
+// stringRest returns the index after the valid string whose content goes on
+// at src[j], where plainEnd stopped short of a closing quote, when it ends
+// inside the window, and 0 otherwise, leaving the scanner's string state as
+// it found it: then Value or Next read it again, to report the error or to go
+// on in the next window. It also reports whether the string holds a
+// backslash escape.
+func (s *Scanner) stringRest(src []byte, j int) (int, bool) {
 	s.escaped = false
 	end, done, err := s.str(src, j)
 	if !done || err != nil {
