@@ -174,6 +174,43 @@ func TestMemberHeads(t *testing.T) {
 	})
 }
 
+// TestMemberHeadLookups: a key the tokenizer names by its head (MemberSpan.Head)
+// has its Lookup answer kept per node and per program. The same keys laid
+// out alike in objects of two nodes at one depth, and masked by two programs
+// in turn on pooled Machines, must each be masked by their own mask.
+func TestMemberHeadLookups(t *testing.T) {
+	object := "{\n    \"x\": 1,\n    \"y\": 2,\n    \"z\": {\"x\": 3}\n  }"
+	list := "[\n  " + strings.Repeat(object+",\n  ", 3) + object + "\n]"
+	docs := [][]byte{
+		[]byte(`{"a": ` + list + `, "b": ` + list + `, "c": ` + list + `}`),
+		[]byte(`{"a": ` + list + `}`), // node 1 only, in each program
+	}
+	// Alike in shape, so that the programs number their nodes alike.
+	masks := []string{
+		`{"a":{"x":true},"b":{"y":true},"c":{"z":{"x":true}}}`,
+		`{"a":{"y":true},"b":{"z":true},"c":{"x":{"x":true}}}`,
+		`{"a":{"z":true},"b":{"x":true},"c":{"y":{"x":true}}}`,
+	}
+	var compiled []*jsonmask.Mask
+	for _, mask := range masks {
+		compiled = append(compiled, jsonmask.MustCompile(mask))
+	}
+	for round := range 4 {
+		for _, doc := range docs {
+			for k, mask := range masks {
+				want, err := fallback.Reference([]byte(mask), doc, fallback.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := compiled[k].Append(nil, doc)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("round %d, mask %s:\ngot  %s, %v\nwant %s", round, mask, got, err, want)
+				}
+			}
+		}
+	}
+}
+
 // eachCombination calls f with every combination of one string from each of
 // the four lists.
 func eachCombination(lists [4][]string, f func(a, b, c, d string)) {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -134,10 +135,13 @@ func escapePointer(key string) string {
 // EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
 func EscapePointer(key string) string { return escapePointer(key) }
 
+// programs counts the Programs built: each one's ID.
+var programs atomic.Uint64
+
 // build sorts each node's keys, rejects duplicates (SPEC M4) and builds one
 // radix trie per node, iteratively: no recursion on the mask's shape.
 func build(members [][]member, paths []string) (*Program, error) {
-	p := &Program{roots: make([]int32, len(members)), tables: make([]table, len(members))}
+	p := &Program{roots: make([]int32, len(members)), tables: make([]table, len(members)), id: programs.Add(1)}
 	type group struct {
 		lo, hi, pos int
 		state       int32

@@ -29,7 +29,13 @@ type Program struct {
 	targets []int32 // per edge, the state it leads to
 	entries []Entry
 	maxKey  int
+	id      uint64
 }
+
+// ID returns a number that no other Program of the process has, never 0: a
+// cache of Lookup's answers can tell its programs apart by it without
+// holding them.
+func (p *Program) ID() uint64 { return p.id }
 
 // table finds a node's entry in one probe: its slots hash the keys by length,
 // first byte and last byte, which is what tells apart the keys of most masks.

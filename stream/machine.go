@@ -85,16 +85,37 @@ type Machine struct {
 	spans [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
 
 	lead lead
+
+	found  *lookups // Lookup's answers for the keys sc names (MemberSpan.Head)
+	progID uint64   // prog.ID(), which found's entries are for
+}
+
+// lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
+// what Program.Lookup answered for them in a node of a program: direct-mapped,
+// an entry per Head modulo its size. An entry holds for its program's ID
+// only, so that a Machine that masks for several programs in turn needs
+// no clearing.
+type lookups [64]struct {
+	head, prog  uint64
+	node, entry int32
 }
 
 // Reset prepares m for a new input masked by prog with cfg.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
+	found, id := m.found, uint64(0)
+	if found == nil {
+		found = new(lookups)
+	}
+	if prog != nil {
+		id = prog.ID()
+	}
 	*m = Machine{
 		prog: prog, cfg: cfg, line: 1,
 		frames: m.frames[:0], keyBuf: m.keyBuf[:0], scratch: m.scratch[:0],
-		lead: lead{runs: m.lead.runs[:0]},
-		sc:   m.sc,
-		cp:   m.cp,
+		lead:  lead{runs: m.lead.runs[:0]},
+		sc:    m.sc,
+		cp:    m.cp,
+		found: found, progID: id,
 	}
 	// cp needs no reset per document: a document that ends, valid, has
 	// left it at rest, and one that does not is an error that sticks.

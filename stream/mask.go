@@ -170,10 +170,15 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 			continue
 		}
 		key := src[sp.KeyStart:sp.KeyEnd]
-		if sp.Escaped {
+		if c := &m.found[sp.Head%uint64(len(m.found))]; sp.Head != 0 && c.head == sp.Head && c.node == f.node && c.prog == m.progID {
+			e = c.entry // the same key as before, in the same node
+		} else if sp.Escaped {
 			e = m.lookup(f.node, key, true)
 		} else {
 			e = m.prog.Lookup(f.node, key[1:len(key)-1])
+			if sp.Head != 0 {
+				c.head, c.prog, c.node, c.entry = sp.Head, m.progID, f.node, e
+			}
 		}
 		if e == compile.NoEntry || sp.ValueEnd == 0 {
 			continue

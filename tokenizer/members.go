@@ -10,6 +10,10 @@ import "encoding/binary"
 type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
+	// Head, when not 0, names the bytes of the key: every span with the
+	// same Head from this Scanner, in any document, has the same key. A
+	// caller may keep what it found for a key by its Head.
+	Head uint64
 }
 
 // Members reads the members of the innermost object from src[i] (after '{'
@@ -43,9 +47,9 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	if s.heads == nil {
-		s.heads = new([8]memberHeads)
+		s.heads = new(headTable)
 	}
-	hs := &s.heads[s.depth&(len(s.heads)-1)]
+	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	if state == stKeyOrEnd {
 		hs.next = 0
 	}
@@ -64,8 +68,9 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
 				(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0
 		}
+		head := uint64(0)
 		if hit {
-			ks, ke, j = j+h.key, j+h.keyEnd, j+h.n
+			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
 			h.missed = false
 		} else {
 			if state == stNext && runs.next.match(src, j) {
@@ -145,7 +150,10 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			// several kinds at one depth would otherwise take turns.
 			if hs.next < len(hs.h) && !escaped {
 				if h.missed || h.n == 0 {
-					h.set(src, i, j, ks, ke, state)
+					if h.set(src, i, j, ks, ke, state) {
+						s.heads.gen++
+						h.gen, head = s.heads.gen, s.heads.gen
+					}
 				} else {
 					h.missed = true
 				}
@@ -155,7 +163,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			break
 		}
 		sp := &spans[n]
-		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped = ks, ke, j, 0, escaped
+		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = ks, ke, j, 0, escaped, head
 		n++
 		hs.next++
 		// The value, when it is a scalar whole in the window.
@@ -317,6 +325,13 @@ type layout struct {
 	colonN           int
 }
 
+// headTable is what Members remembers of members, per depth (modulo 8), and
+// the number of heads it has learned: each head's gen, which names its bytes.
+type headTable struct {
+	d   [8]memberHeads
+	gen uint64
+}
+
 // memberHeads is what Members remembers of the members of objects at one
 // depth: the heads of an object's first len(h) members, and the place of the
 // next member in the object being read.
@@ -335,19 +350,23 @@ type memberHead struct {
 	n           int
 	key, keyEnd int // where the key's quotes are, from the start
 	st          uint8
-	missed      bool // the last member at this place did not match
+	missed      bool   // the last member at this place did not match
+	gen         uint64 // when it was learned: MemberSpan.Head
 }
 
 // set makes src[i:j], a member's head read and checked in state st with its
-// key at src[ks:ke], the head when it fits.
-func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) {
+// key at src[ks:ke], the head when it fits, and reports whether it did.
+func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	h.n, h.st = 0, stValue // empty: matches nothing
-	if n := j - i; n <= 32 && i+32 <= len(src) {
-		for k := range h.w {
-			h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
-		}
-		h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
+	n := j - i
+	if n > 32 || i+32 > len(src) {
+		return false
 	}
+	for k := range h.w {
+		h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
+	}
+	h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
+	return true
 }
 
 // depthRuns is what layout remembers of one depth.

@@ -79,8 +79,8 @@ type Scanner struct {
 
 	tokStart int64 // offset in the input where the current string or number began
 
-	layout layout          // Members' memory of how members are laid out
-	heads  *[8]memberHeads // Members' memory of members, per depth; kept by Reset (valid whatever the document)
+	layout layout     // Members' memory of how members are laid out
+	heads  *headTable // Members' memory of members, per depth; kept by Reset (valid whatever the document)
 
 	knobs // set by tests, kept by Reset
 }
