@@ -253,20 +253,15 @@ func (s *Scanner) Element(src []byte, i int) (Kind, int) {
 // Open consumes the '{' or '[' at src[i], which Peek, Members or Element
 // found where a value may start, and returns the index after it.
 func (s *Scanner) Open(src []byte, i int) (int, error) {
-	if src[i] == '{' {
-		if !s.pushFast(true) {
-			if err := s.push(true, i); err != nil {
-				return i, err
-			}
+	obj := src[i] == '{'
+	if !s.pushFast(obj) {
+		if err := s.push(obj, i); err != nil {
+			return i, err
 		}
+	}
+	s.state = stValueOrEnd
+	if obj {
 		s.state = stKeyOrEnd
-	} else {
-		if !s.pushFast(false) {
-			if err := s.push(false, i); err != nil {
-				return i, err
-			}
-		}
-		s.state = stValueOrEnd
 	}
 	return i + 1, nil
 }
