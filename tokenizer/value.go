@@ -63,7 +63,12 @@ value:
 		if copy {
 			s.Out = append(s.Out, src[run:i]...)
 		}
-		i = skipSpace(src, i)
+		// Pretty-printed, one space follows most ':'.
+		if i+1 < len(src) && src[i+1] > ' ' && src[i] == ' ' {
+			i++
+		} else {
+			i = skipSpace(src, i)
+		}
 		run = i
 	}
 	if i == len(src) {
