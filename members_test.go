@@ -247,3 +247,73 @@ func agreeOnLayout(t *testing.T, mask string, m, tm *jsonmask.Mask, doc []byte) 
 		}
 	}
 }
+
+// TestLayoutAcrossDocuments: what the tokenizer learns of a layout outlives
+// the document (Reset keeps it), so each document here is masked right after
+// another laid out otherwise, on the same Masks, valid or not. Every mode must
+// agree with the reference masker.
+func TestLayoutAcrossDocuments(t *testing.T) {
+	type layout struct{ open, sep, colon, elem, close string }
+	valid := []layout{
+		{`"`, `,"`, `:`, `,`, `}`},
+		{"\n  \"", ",\n  \"", `: `, ", ", "\n}"},
+		{"\n    \"", ",\n    \"", ` : `, ",\n    ", "\n  }"},
+		{"\n\t\"", ",\n\t\"", ":\t", ",\n\t", "\r\n}"},
+		{"\n" + strings.Repeat(" ", 20) + `"`, ",\n" + strings.Repeat(" ", 20) + `"`, `: `, ",\n" + strings.Repeat(" ", 20), "\n" + strings.Repeat(" ", 18) + "}"},
+	}
+	broken := []layout{
+		{"\n  \x01\"", ",\n  \"", `: `, ", ", "\n}"},
+		{"\n  \"", ",\n  \x01\"", `: `, ", ", "\n}"},
+		{"\n  \"", ",\n  \"", ":\x01", ", ", "\n}"},
+		{"\n  \"", ",\n  \"", `: `, ",\x01", "\n}"},
+		{"\n  \"", ",\n  \"", `: `, ", ", "\n\x01}"},
+		{"\n  \"", ",\n   ", `: `, ", ", "\n}"},
+		{"\n  \"", ",\n  \"", ` `, ", ", "\n}"},
+	}
+	build := func(l layout) []byte {
+		var b strings.Builder
+		var obj func(depth int, keys ...string)
+		obj = func(depth int, keys ...string) {
+			for k, key := range keys {
+				if k == 0 {
+					b.WriteString("{" + l.open)
+				} else {
+					b.WriteString(l.sep)
+				}
+				b.WriteString(key + `"` + l.colon)
+				switch {
+				case k == 1 && depth < 3:
+					b.WriteString("[1" + l.elem + "2" + l.elem + `"x"` + l.elem)
+					if depth < 2 {
+						b.WriteString(`{"a":1}` + l.elem)
+					}
+					b.WriteString("null]")
+				case k == 2 && depth < 3:
+					obj(depth+1, "a", "b", "c", "d")
+				default:
+					fmt.Fprintf(&b, "%d", depth*10+k)
+				}
+			}
+			b.WriteString(l.close)
+		}
+		obj(0, "a", "b", "c", "d", "e")
+		return []byte(b.String())
+	}
+	mask := `{"a":true,"c":{"a":true,"c":{"b":true,"c":true}},"e":true}`
+	m := jsonmask.MustCompile(mask)
+	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
+	for _, l := range broken {
+		if _, err := fallback.Reference([]byte(mask), build(l), fallback.Options{}); err == nil {
+			t.Fatalf("broken layout %q makes a valid document", l)
+		}
+	}
+	for _, first := range valid {
+		if _, err := fallback.Reference([]byte(mask), build(first), fallback.Options{}); err != nil {
+			t.Fatalf("layout %q: %v", first, err)
+		}
+		for _, second := range append(append([]layout{}, valid...), broken...) {
+			agreeOnLayout(t, mask, m, tm, build(first))
+			agreeOnLayout(t, mask, m, tm, build(second))
+		}
+	}
+}

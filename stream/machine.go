@@ -59,19 +59,34 @@ type frame struct {
 // Machine masks one document, or one NDJSON stream, at a time. It is not
 // safe for concurrent use; reuse it with Reset.
 type Machine struct {
-	prog *compile.Program
-	cfg  Config
-	sc   tokenizer.Scanner
-	cp   tokenizer.Scanner // copies a kept container that sc checks (opCheckCopy)
-	err  error             // sticky: once a document is rejected, every call returns it
+	input // what Reset sets afresh
+
+	// What Reset keeps: memory, and what the scanners have learned of how
+	// documents are laid out. Clearing it, or copying it into a new
+	// Machine, costs more than masking a short document.
+	sc      tokenizer.Scanner
+	cp      tokenizer.Scanner // copies a kept container that sc checks (opCheckCopy)
+	frames  []frame
+	keyBuf  []byte                   // the current key, when it crossed the end of a window
+	scratch []byte                   // unescaped keys
+	spans   [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
+	lead    lead
+	found   *lookups // Lookup's answers for the keys sc names (MemberSpan.Head)
+}
+
+// input is a Machine's program and options, and where it is in its input.
+type input struct {
+	prog   *compile.Program
+	cfg    Config
+	progID uint64 // prog.ID(), which Machine.found's entries are for
+	err    error  // sticky: once a document is rejected, every call returns it
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
 	lineUsed bool  // NDJSON: the current line has bytes
 
-	phase  uint8
-	op     uint8
-	frames []frame
+	phase uint8
+	op    uint8
 
 	// The current member's key, raw and with its quotes: what is written
 	// when the member is kept, and what names it in an error. It aliases the
@@ -79,15 +94,6 @@ type Machine struct {
 	key      []byte
 	keyInSrc bool
 	keyOver  bool // the key grew past keyCap: it cannot match and is not kept
-	keyBuf   []byte
-	scratch  []byte // unescaped keys
-
-	spans [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
-
-	lead lead
-
-	found  *lookups // Lookup's answers for the keys sc names (MemberSpan.Head)
-	progID uint64   // prog.ID(), which found's entries are for
 }
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
@@ -102,21 +108,14 @@ type lookups [64]struct {
 
 // Reset prepares m for a new input masked by prog with cfg.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
-	found, id := m.found, uint64(0)
-	if found == nil {
-		found = new(lookups)
-	}
+	m.input = input{prog: prog, cfg: cfg, line: 1}
 	if prog != nil {
-		id = prog.ID()
+		m.progID = prog.ID()
 	}
-	*m = Machine{
-		prog: prog, cfg: cfg, line: 1,
-		frames: m.frames[:0], keyBuf: m.keyBuf[:0], scratch: m.scratch[:0],
-		lead:  lead{runs: m.lead.runs[:0]},
-		sc:    m.sc,
-		cp:    m.cp,
-		found: found, progID: id,
+	if m.found == nil {
+		m.found = new(lookups)
 	}
+	m.keyBuf, m.scratch = m.keyBuf[:0], m.scratch[:0]
 	// cp needs no reset per document: a document that ends, valid, has
 	// left it at rest, and one that does not is an error that sticks.
 	m.cp.Reset(math.MaxInt) // sc enforces the limits

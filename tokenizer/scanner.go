@@ -61,6 +61,22 @@ type Scanner struct {
 	// output buffer for the call and takes it back after.
 	Out []byte
 
+	doc // what Reset clears
+
+	kinds []uint64 // one bit per open container: 1 object, 0 array; Reset keeps its memory
+
+	// What Reset keeps: how members and elements were laid out, valid
+	// whatever the document (a run is remembered only once checked, and
+	// matched byte for byte). Clearing it cost more than a short NDJSON
+	// line takes to read.
+	layout layout     // Members' memory of how members are laid out
+	heads  *headTable // Members' memory of members, per depth
+
+	knobs // set by tests, kept by Reset
+}
+
+// doc is the grammar state of the document being read.
+type doc struct {
 	state  uint8
 	esc    uint8 // escape progress in a string (escNone, escBackslash, escHex0+n)
 	u8     uint8 // UTF-8 automaton state in a string
@@ -73,16 +89,10 @@ type Scanner struct {
 	inValue bool // a Value call is under way; it ends when depth returns to valueBase
 	trusted uint8
 	depth   int
-	base    int      // depth at which the current Value began
-	tdepth  int      // bracket depth inside a trusted skip
-	kinds   []uint64 // one bit per open container: 1 object, 0 array
+	base    int // depth at which the current Value began
+	tdepth  int // bracket depth inside a trusted skip
 
 	tokStart int64 // offset in the input where the current string or number began
-
-	layout layout     // Members' memory of how members are laid out
-	heads  *headTable // Members' memory of members, per depth; kept by Reset (valid whatever the document)
-
-	knobs // set by tests, kept by Reset
 }
 
 // knobs are the Scanner's test switches. The zero value is what runs in
@@ -94,12 +104,14 @@ type knobs struct {
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
-// DefaultMaxDepth). It keeps the memory s already holds.
+// DefaultMaxDepth). It keeps the memory s already holds, and what it has
+// learned of how documents are laid out.
 func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	*s = Scanner{MaxDepth: maxDepth, MaxToken: math.MaxInt, kinds: s.kinds, heads: s.heads, knobs: s.knobs}
+	s.Base, s.MaxDepth, s.MaxToken, s.Out = 0, maxDepth, math.MaxInt, nil
+	s.doc = doc{}
 }
 
 // SetMaxToken limits the length of a single string or number to n bytes
