@@ -98,12 +98,22 @@ type input struct {
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
 // what Program.Lookup answered for them in a node of a program: direct-mapped,
-// an entry per Head modulo its size. An entry holds for its program's ID
-// only, so that a Machine that masks for several programs in turn needs
-// no clearing.
-type lookups [64]struct {
+// by Head and node (see slot). An entry holds for its program's ID only, so
+// that a Machine that masks for several programs in turn needs no clearing.
+type lookups [64]lookup
+
+// lookup is Program.Lookup's answer, entry, for the key named head in node,
+// in the program whose ID is prog.
+type lookup struct {
 	head, prog  uint64
 	node, entry int32
+}
+
+// slot returns the entry for head in node. The node counts: objects alike
+// under different nodes (a route's "distance" and "duration", both {"text",
+// "value"}) share their heads, and would evict each other's answers.
+func (l *lookups) slot(head uint64, node int32) *lookup {
+	return &l[(head+uint64(node)<<3)%uint64(len(l))]
 }
 
 // Reset prepares m for a new input masked by prog with cfg.

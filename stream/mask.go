@@ -170,7 +170,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 			continue
 		}
 		key := src[sp.KeyStart:sp.KeyEnd]
-		if c := &m.found[sp.Head%uint64(len(m.found))]; sp.Head != 0 && c.head == sp.Head && c.node == f.node && c.prog == m.progID {
+		if c := m.found.slot(sp.Head, f.node); sp.Head != 0 && c.head == sp.Head && c.node == f.node && c.prog == m.progID {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
 			e = m.lookup(f.node, key, true)
