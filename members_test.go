@@ -3,6 +3,7 @@ package jsonmask_test
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,21 +115,18 @@ func TestMemberHeads(t *testing.T) {
 		{"name", "url", "color", "x"},
 		{"key_of_sixteen__", "k", "key_of_seventeen_", "kk"},
 	}
-	places := []string{"0", "1", "3", "17"}
+	places := []string{"0", "1", "3", "17", "33"} // the tokenizer has 32 places per depth
 	variants := []string{"same", "other key", "spaced", "escaped", "no colon", "bad byte", "fewer", "more"}
-	mask := `{"list":{"a":true,"ccc":true,"name":true,"x":true,"k":true,"key_of_sixteen__":true,"m5":true,"m17":true}}`
+	mask := `{"list":{"a":true,"ccc":true,"name":true,"x":true,"k":true,"key_of_sixteen__":true,"m5":true,"m17":true,"m33":true}}`
 	m := jsonmask.MustCompile(mask)
 	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
 	eachCombination([4][]string{indents, places, variants, {"0", "1", "2"}}, func(indent, place, variant, set string) {
 		keys := keySets[set[0]-'0']
-		at := int(place[0] - '0')
-		if place == "17" {
-			at = 17
-		}
+		at, _ := strconv.Atoi(place)
 		object := func(last bool) string {
 			var b strings.Builder
 			b.WriteString("{")
-			n := 19
+			n := 35
 			if last && variant == "fewer" {
 				n = at
 			}
