@@ -63,12 +63,14 @@
 //     enable WithArrays for endpoints that return arrays.
 //   - Nesting is limited (WithMaxDepth, default 10000, as encoding/json) and
 //     never uses the Go stack per level, so no input can overflow it.
-//   - Memory is bounded: streaming holds the window (WithBufferSize), a few
-//     bytes per nesting level, and at most 6 bytes per byte of the mask's
-//     longest key, whatever the size of the body or of any string in it. One
-//     exception: whitespace before the first byte of a body is kept, as runs
-//     (a gigabyte of spaces is a few bytes), until the body is classified, so
-//     that it can be passed through if it is not an object.
+//   - Memory is bounded: streaming holds the window (WithBufferSize); each
+//     call in flight holds about 33 KB, allocated once and pooled, most of it
+//     what the tokenizer remembers of layouts; then a few bytes per nesting
+//     level, and at most 6 bytes per byte of the mask's longest key, whatever
+//     the size of the body or of any string in it. One exception: whitespace
+//     before the first byte of a body is kept, as runs (a gigabyte of spaces
+//     is a few bytes), until the body is classified, so that it can be passed
+//     through if it is not an object.
 //   - Time is linear in the input, whatever its shape: deep nesting, long
 //     strings, keys or numbers, many or duplicate keys.
 //   - Limits, off by default: WithMaxDepth (on, 10000), WithMaxInputSize for
