@@ -186,10 +186,16 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 // skipSpace1 is skipSpace with the run of one space, as around a
 // pretty-printed ':', taken inline.
 func skipSpace1(src []byte, j int) int {
-	if j+1 < len(src) && src[j+1] > ' ' && src[j] == ' ' {
+	if oneSpace(src, j) {
 		return j + 1
 	}
 	return skipSpace(src, j)
+}
+
+// oneSpace reports whether src[j] is a space and src[j+1] a token's byte:
+// the whitespace run from j is one space.
+func oneSpace(src []byte, j int) bool {
+	return j+1 < len(src) && src[j+1] > ' ' && src[j] == ' '
 }
 
 // Element reads what comes before the innermost array's next element, when

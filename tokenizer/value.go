@@ -64,7 +64,7 @@ value:
 			s.Out = append(s.Out, src[run:i]...)
 		}
 		// Pretty-printed, one space follows most ':'.
-		if i+1 < len(src) && src[i+1] > ' ' && src[i] == ' ' {
+		if oneSpace(src, i) {
 			i++
 		} else {
 			i = skipSpace(src, i)
