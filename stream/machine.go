@@ -76,10 +76,9 @@ type Machine struct {
 
 // input is a Machine's program and options, and where it is in its input.
 type input struct {
-	prog   *compile.Program
-	cfg    Config
-	progID uint64 // prog.ID(), which Machine.found's entries are for
-	err    error  // sticky: once a document is rejected, every call returns it
+	prog *compile.Program
+	cfg  Config
+	err  error // sticky: once a document is rejected, every call returns it
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -119,9 +118,6 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 // Reset prepares m for a new input masked by prog with cfg.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 	m.input = input{prog: prog, cfg: cfg, line: 1}
-	if prog != nil {
-		m.progID = prog.ID()
-	}
 	if m.found == nil {
 		m.found = new(lookups)
 	}
