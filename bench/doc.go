@@ -1,8 +1,8 @@
 // Package bench compares jsonmask with the ways a Go program would otherwise
 // mask a JSON response: decode, filter and re-encode with encoding/json or
 // sonic, walk a fastjson tree, or copy a jsontext token stream. It also
-// measures two limits that are not maskers: sonic.Valid (validation alone)
-// and copy (memcpy).
+// measures three limits that are not maskers: validation alone, by sonic.Valid
+// and by jsonmask's own tokenizer, and copy (memcpy).
 //
 // The package holds only the implementations and the workload loader;
 // BenchmarkMask runs them and TestPeersAgree proves that every masker does the

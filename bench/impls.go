@@ -15,7 +15,7 @@ type masker interface {
 // impl is one implementation under benchmark.
 type impl struct {
 	name string
-	// masks is false for the limits (sonic-valid, copy), whose output is not a
+	// masks is false for the limits (sonic-valid, jsonmask-valid, copy), whose output is not a
 	// masked document and which TestPeersAgree does not compare.
 	masks bool
 	new   func(w *Workload) (masker, error)
@@ -32,6 +32,7 @@ var impls = []impl{
 	{"fastjson", true, peer(newFastjson)},
 	{"jsontext", true, peer(newJSONText)},
 	{"sonic-valid", false, peer(newSonicValid)},
+	{"jsonmask-valid", false, peer(newJSONMaskValid)},
 	{"copy", false, newCopy},
 }
 

@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/bytedance/sonic"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
 // sonicValid validates the body with sonic.Valid and writes nothing. It is not
@@ -20,6 +23,30 @@ func (sonicValid) Mask(dst, doc []byte) ([]byte, error) {
 		return dst, errInvalid
 	}
 	return dst, nil
+}
+
+// jsonmaskValid validates the body with jsonmask's own tokenizer and writes
+// nothing: one Scanner.Value over the whole body, the loop that Append runs
+// over every value a mask drops. It is a limit, not a masker: masking the body
+// reads every byte of it with the same checks and writes some of it too, so
+// jsonmask cannot mask a body faster than this reads it.
+type jsonmaskValid struct{ s tokenizer.Scanner }
+
+func newJSONMaskValid(tree) masker { return &jsonmaskValid{} }
+
+func (v *jsonmaskValid) Mask(dst, doc []byte) ([]byte, error) {
+	s := &v.s
+	s.Reset(0)
+	_, i, err := s.Peek(doc, len(doc)-len(bytes.TrimPrefix(doc, bom)))
+	if err == nil {
+		if i, _, err = s.Value(doc, i, false); err == nil {
+			_, _, err = s.Peek(doc, i) // only whitespace may follow
+		}
+	}
+	if err == nil {
+		err = s.End(len(doc))
+	}
+	return dst, err
 }
 
 // copyLimit copies the body into dst: memcpy, the upper limit of any masker

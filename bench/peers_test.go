@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -137,4 +138,45 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return n
+}
+
+// TestValidLimitsReject proves that jsonmask-valid validates, as jsonmask
+// does: it rejects each body that jsonmask rejects, so that its figure is that
+// of a whole check, not of a quicker pass. The bad bytes sit in a value the
+// mask drops, or after the body's end, where a skip could miss them.
+// (sonic-valid is sonic's to check: it accepts a control byte or an unknown
+// escape in a string, and does not check UTF-8.)
+func TestValidLimitsReject(t *testing.T) {
+	bad := []string{
+		`{"a":1`,
+		`{"a":1}x`,
+		`{"a":1} {"b":2}`,
+		"{\"a\":[1,2,{\"b\":\"c\x01\"}]}",
+		"{\"a\":[1,2,{\"b\":\"\xff\"}]}",
+		`{"a":[1,2,{"b":"\q"}]}`,
+		`{"a":[1,2,{"b":"\u12g4"}]}`,
+		`{"a":[1,2,{"b":01}]}`,
+		`{"a":[1,2,{"b":1.}]}`,
+		`{"a":[1,2,{"b":tru}]}`,
+		`{"a":[1,2,{"b" 1}]}`,
+		`{"a":[1,2,{"b":1,}]}`,
+		`{"a":[1,2,]}`,
+		`{"a":[1,2}}`,
+	}
+	w := &Workload{Name: "reject", Mask: json.RawMessage(`{"z":true}`)}
+	for _, name := range []string{"jsonmask", "jsonmask-valid"} {
+		i := slices.IndexFunc(impls, func(im impl) bool { return im.name == name })
+		m, err := impls[i].new(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range bad {
+			if _, err := m.Mask(nil, []byte(doc)); err == nil {
+				t.Errorf("%s accepts %q", name, doc)
+			}
+			if _, err := m.Mask(nil, []byte(`{"a":[1,{"b":"c\u00e9"}], "z" : [true,null]} `)); err != nil {
+				t.Errorf("%s rejects a valid body after %q: %v", name, doc, err)
+			}
+		}
+	}
 }

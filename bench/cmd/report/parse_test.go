@@ -78,3 +78,21 @@ func TestTargets(t *testing.T) {
 		t.Errorf("target e = %+v %v, want one offender, FAIL", e, offenders)
 	}
 }
+
+func TestAskRows(t *testing.T) {
+	const lines = `BenchmarkMask/workload=w/impl=jsonmask-2 	1	1 ns/op	 900.00 MB/s
+BenchmarkMask/workload=w/impl=fastjson-2 	1	1 ns/op	 600.00 MB/s
+BenchmarkMask/workload=w/impl=sonic-2 	1	1 ns/op	 300.00 MB/s
+BenchmarkMask/workload=w/impl=jsonmask-valid-2 	1	1 ns/op	1000.00 MB/s
+BenchmarkMask/workload=v/impl=jsonmask-2 	1	1 ns/op	 900.00 MB/s
+BenchmarkMask/workload=v/impl=fastjson-2 	1	1 ns/op	 600.00 MB/s
+`
+	r, err := parse(strings.NewReader(lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := r.askRows(r.beatPeersTarget(2).rows, 2)
+	if len(rows) != 1 || rows[0].workload != "w" || rows[0].num != 1200 || rows[0].den != 1000 || rows[0].ratio != 1.2 {
+		t.Errorf("askRows = %+v, want w only: (a) asks 2 × 600 = 1200 against 1000, ratio 1.2", rows)
+	}
+}

@@ -32,6 +32,7 @@ var implColors = map[string]string{
 	"fastjson":         "#2ca02c",
 	"jsontext":         "#9467bd",
 	"sonic-valid":      "#7f7f7f",
+	"jsonmask-valid":   "#a3a3a3",
 	"copy":             "#c7c7c7",
 }
 

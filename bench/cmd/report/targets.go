@@ -11,6 +11,7 @@ const (
 	implTrusted  = "jsonmask-trusted"
 	implStream   = "jsonmask-stream"
 	implValid    = "sonic-valid"
+	implOwnValid = "jsonmask-valid"
 )
 
 // peers are the maskers that jsonmask competes with.
@@ -128,6 +129,22 @@ func (r *results) beatPeersTarget(least float64) target {
 		t.status = check(failed == 0)
 	}
 	return t
+}
+
+// askRows returns, for each workload of target (a)'s rows, what the target
+// asks of jsonmask (least times the fastest peer) over jsonmask-valid's
+// throughput, for the workloads where jsonmask-valid ran.
+func (r *results) askRows(a []ratioRow, least float64) []ratioRow {
+	var rows []ratioRow
+	for _, row := range a {
+		v := r.medianMB(cell{row.workload, implOwnValid})
+		if math.IsNaN(v) || v == 0 {
+			continue
+		}
+		ask := least * row.den
+		rows = append(rows, ratioRow{workload: row.workload, num: ask, den: v, denName: implOwnValid, ratio: ask / v})
+	}
+	return rows
 }
 
 // zeroAllocTarget is target (e): the given implementations allocate nothing,
