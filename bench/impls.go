@@ -15,8 +15,9 @@ type masker interface {
 // impl is one implementation under benchmark.
 type impl struct {
 	name string
-	// masks is false for the limits (sonic-valid, jsonmask-valid, copy), whose output is not a
-	// masked document and which TestPeersAgree does not compare.
+	// masks is false for the limits (sonic-valid, jsonmask-valid, copy),
+	// whose output is not a masked document and which TestPeersAgree does
+	// not compare.
 	masks bool
 	new   func(w *Workload) (masker, error)
 }

@@ -38,16 +38,21 @@ func newJSONMaskValid(tree) masker { return &jsonmaskValid{} }
 func (v *jsonmaskValid) Mask(dst, doc []byte) ([]byte, error) {
 	s := &v.s
 	s.Reset(0)
-	_, i, err := s.Peek(doc, len(doc)-len(bytes.TrimPrefix(doc, bom)))
-	if err == nil {
-		if i, _, err = s.Value(doc, i, false); err == nil {
-			_, _, err = s.Peek(doc, i) // only whitespace may follow
-		}
+	i := 0
+	if bytes.HasPrefix(doc, bom) {
+		i = len(bom)
 	}
-	if err == nil {
-		err = s.End(len(doc))
+	_, i, err := s.Peek(doc, i)
+	if err != nil {
+		return dst, err
 	}
-	return dst, err
+	if i, _, err = s.Value(doc, i, false); err != nil {
+		return dst, err
+	}
+	if _, _, err = s.Peek(doc, i); err != nil { // only whitespace may follow
+		return dst, err
+	}
+	return dst, s.End(len(doc))
 }
 
 // copyLimit copies the body into dst: memcpy, the upper limit of any masker

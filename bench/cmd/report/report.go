@@ -63,7 +63,7 @@ func markdown(r *results, m meta) []byte {
 	})
 
 	p("\n## Targets\n\n")
-	a := r.beatPeersTarget(2.0)
+	a := r.beatPeersTarget(peerRatio)
 	d := r.geomeanTarget("d", implStream, implJSONMask, 0.9, true)
 	e, offenders := r.zeroAllocTarget(implJSONMask, implStream)
 	targets := []target{
@@ -79,9 +79,9 @@ func markdown(r *results, m meta) []byte {
 	}
 	p("\n### (a) jsonmask against the fastest peer, per workload\n\n")
 	ratioTable(&b, a.rows, "jsonmask", "fastest peer")
-	if rows := r.askRows(a.rows, 2.0); len(rows) > 0 {
+	if rows := r.askRows(a.rows, peerRatio); len(rows) > 0 {
 		p("\n### (a) against jsonmask's validation alone\n\n")
-		p("What (a) asks of jsonmask (%.1f × the fastest peer) against `%s`: jsonmask's tokenizer ", 2.0, implOwnValid)
+		p("What (a) asks of jsonmask (%.1f × the fastest peer) against `%s`: jsonmask's tokenizer ", peerRatio, implOwnValid)
 		p("checking the whole body and writing nothing. Masking runs the same checks over every ")
 		p("byte and writes its output besides, so where the ratio passes 1, (a) asks for masking ")
 		p("faster than the checks it includes.\n\n")

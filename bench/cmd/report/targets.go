@@ -14,6 +14,10 @@ const (
 	implOwnValid = "jsonmask-valid"
 )
 
+// peerRatio is target (a): jsonmask's throughput over the fastest peer's, on
+// every workload.
+const peerRatio = 2.0
+
 // peers are the maskers that jsonmask competes with.
 var peers = []string{"stdlib", "sonic", "fastjson", "jsontext"}
 
