@@ -184,7 +184,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 }
 
 // skipSpace1 is skipSpace with the run of one space, as around a
-// pretty-printed ':', taken inline.
+// pretty-printed ':', taken without its loop. It does not inline, so Value,
+// which meets that space before most pretty-printed values, writes it out.
 func skipSpace1(src []byte, j int) int {
 	if oneSpace(src, j) {
 		return j + 1
