@@ -20,6 +20,10 @@ var ErrInputTooLarge = stream.ErrInputTooLarge
 // WithMaxTokenSize allows.
 var ErrTokenTooLarge = tokenizer.ErrTokenTooLarge
 
+// ErrNotObject is wrapped by the error for a body that WithStrict rejects
+// because it would pass through unmasked (SPEC B5).
+var ErrNotObject = stream.ErrNotObject
+
 // SyntaxError is an input that a Mask rejected: it is not valid JSON (SPEC
 // V1), it nests too deep (V2, ErrMaxDepth), or it breaks a size limit
 // (ErrInputTooLarge, ErrTokenTooLarge): test with errors.Is.

@@ -13,8 +13,9 @@ import (
 // response.
 type Mask struct {
 	prog *compile.Program
-	cfg  stream.Config
-	buf  int // streaming window size
+	opts config        // the options, for With
+	cfg  stream.Config // what the machine needs of them
+	buf  int           // streaming window size
 }
 
 // Compile compiles a mask: a JSON object whose members are true (keep the
@@ -25,10 +26,36 @@ type Mask struct {
 // A mask that is not such an object fails with a *MaskError that says where
 // (SPEC section 1). An option given a bad argument fails with its own error.
 func Compile(mask []byte, opts ...Option) (*Mask, error) {
-	var c config
+	c, err := config{}.with(opts)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := compile.Compile(mask, c.maxDepth)
+	if err != nil {
+		return nil, convertMask(err)
+	}
+	return c.mask(prog), nil
+}
+
+// With returns a Mask that shares m's compiled mask and masks with m's
+// options changed by opts, applied in order after them: one mask compiled
+// once can serve routes that differ in options (WithStrict on one,
+// WithArrays on another) without compiling it again. m is unchanged. The
+// mask's own nesting was checked against the limit Compile was given; a
+// smaller WithMaxDepth here limits documents only.
+func (m *Mask) With(opts ...Option) (*Mask, error) {
+	c, err := m.opts.with(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.mask(m.prog), nil
+}
+
+// with returns c changed by opts, with defaults where an option is unset.
+func (c config) with(opts []Option) (config, error) {
 	for _, o := range opts {
 		if err := o(&c); err != nil {
-			return nil, err
+			return config{}, err
 		}
 	}
 	if c.maxDepth == 0 {
@@ -37,14 +64,14 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if c.bufferSize == 0 {
 		c.bufferSize = DefaultBufferSize
 	}
-	prog, err := compile.Compile(mask, c.maxDepth)
-	if err != nil {
-		return nil, convertMask(err)
-	}
-	return &Mask{prog: prog, buf: c.bufferSize, cfg: stream.Config{
-		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted,
+	return c, nil
+}
+
+func (c config) mask(prog *compile.Program) *Mask {
+	return &Mask{prog: prog, opts: c, buf: c.bufferSize, cfg: stream.Config{
+		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted, Strict: c.strict,
 		NDJSON: c.ndjson, MaxDepth: c.maxDepth, MaxInput: c.maxInput, MaxToken: c.maxToken,
-	}}, nil
+	}}
 }
 
 // MustCompile is like Compile but panics if the mask does not compile. It is

@@ -41,6 +41,11 @@ var maskModes = func() []maskMode {
 		{"Reader/OneByteOut", func(m *jsonmask.Mask, in []byte) ([]byte, error) {
 			return io.ReadAll(iotest.OneByteReader(m.NewReader(bytes.NewReader(in))))
 		}},
+		{"Reader/WriteTo", func(m *jsonmask.Mask, in []byte) ([]byte, error) {
+			var out bytes.Buffer
+			_, err := io.Copy(&out, m.NewReader(iotest.HalfReader(bytes.NewReader(in))))
+			return out.Bytes(), err
+		}},
 		{"Writer/Random", func(m *jsonmask.Mask, in []byte) ([]byte, error) {
 			var out bytes.Buffer
 			w := m.NewWriter(&out)

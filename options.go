@@ -7,7 +7,7 @@ import (
 
 // config is what the options set; its zero value is the default.
 type config struct {
-	arrays, dropMismatched, trusted, ndjson bool
+	arrays, dropMismatched, trusted, ndjson, strict bool
 	maxDepth                                int
 	bufferSize                              int
 	maxInput                                int64
@@ -40,6 +40,18 @@ func WithArrays(on bool) Option {
 // scalars are kept as they are (SPEC A4).
 func WithDropMismatched(on bool) Option {
 	return func(c *config) error { c.dropMismatched = on; return nil }
+}
+
+// WithStrict, when on, rejects every body that would otherwise pass through
+// unmasked (SPEC B5): an array (unless WithArrays), a string, a number, a
+// literal, an empty body, text that is not JSON, an XSSI prefix such as
+// ")]}'", a broken byte-order mark. The error wraps ErrNotObject and names the
+// body's first byte at its offset. With WithNDJSON a blank line is still
+// written as a blank line: it holds no data. For callers that must never
+// forward an unmasked body, such as a gateway that masks to stop leaks.
+// Default: off; such bodies pass through byte for byte (SPEC B3).
+func WithStrict(on bool) Option {
+	return func(c *config) error { c.strict = on; return nil }
 }
 
 // WithTrustedInput, when on, skips dropped values and copies kept ones

@@ -41,38 +41,99 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 
 // NewReader returns a reader of r's body, masked: pull style, to wrap an
 // http.Response.Body. Its Read returns io.EOF once the masked body is
-// complete, a *SyntaxError if the body is rejected, or r's own error as it is.
-// Like Copy, it holds memory bounded by the window size. It is not safe for
-// concurrent use.
-func (m *Mask) NewReader(r io.Reader) io.Reader {
-	return &reader{r: stream.NewReader(m.stream(), r, releaseStream)}
+// complete, a *SyntaxError if the body is rejected, or r's own error as it
+// is; every later Read returns the same. Like Copy, it holds memory bounded by
+// the window size. It is not safe for concurrent use.
+func (m *Mask) NewReader(r io.Reader) *Reader {
+	return &Reader{r: stream.NewReader(m.stream(), r, releaseStream), src: r}
 }
 
-type reader struct{ r *stream.Reader }
+// Reader is a masked body being read: see Mask.NewReader. It is an
+// io.ReadCloser, so it can stand in for an http.Response.Body, and an
+// io.WriterTo, so that io.Copy writes the masked output straight from its
+// window.
+type Reader struct {
+	r   *stream.Reader
+	src io.Reader
+	err error // the error returned, converted once so that every call returns the same
+}
 
-func (r *reader) Read(p []byte) (int, error) {
+// Read reads masked output: see Mask.NewReader.
+func (r *Reader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
-	return n, convert(err)
+	return n, r.sticky(err)
 }
+
+// WriteTo writes the rest of the masked body to w and returns the number of
+// bytes written; it returns nil, not io.EOF, when the body is complete.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	n, err := r.r.WriteTo(w)
+	return n, r.sticky(err)
+}
+
+// Close closes the source when it is an io.Closer and returns its error;
+// later reads return ErrClosed unless the body had already ended in an error.
+// A Reader that is not read to its end should be closed, so that its window
+// goes back to the pool.
+func (r *Reader) Close() error {
+	r.r.Stop(ErrClosed)
+	if c, ok := r.src.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+func (r *Reader) sticky(err error) error {
+	if err == nil || err == io.EOF {
+		return err
+	}
+	if r.err == nil {
+		r.err = convert(err)
+	}
+	return r.err
+}
+
+// ErrClosed is returned by a Reader's Read after Close, and by a Writer's
+// Write after Close.
+var ErrClosed = stream.ErrClosed
 
 // NewWriter returns a writer that masks what is written to it into w: push
-// style, to wrap an http.ResponseWriter. Output is held up to the window size;
-// the writer's Flush() error method writes it at once. Close must be called:
-// it writes the rest and returns a *SyntaxError if the body was cut short
-// (SPEC S1). Close does not close w. It is not safe for concurrent use.
-func (m *Mask) NewWriter(w io.Writer) io.WriteCloser {
-	return &writer{w: stream.NewWriter(m.stream(), w, releaseStream)}
+// style, to wrap an http.ResponseWriter. Output is held up to the window
+// size; Flush writes it at once. Close must be called: it writes the rest and
+// returns a *SyntaxError if the body was cut short (SPEC S1). Close does not
+// close w. After an error every later call returns it (SPEC S4). It is not
+// safe for concurrent use.
+func (m *Mask) NewWriter(w io.Writer) *Writer {
+	return &Writer{w: stream.NewWriter(m.stream(), w, releaseStream)}
 }
 
-type writer struct{ w *stream.Writer }
+// Writer is a masked body being written: see Mask.NewWriter.
+type Writer struct {
+	w   *stream.Writer
+	err error
+}
 
-func (w *writer) Write(p []byte) (int, error) {
+// Write masks p. It returns the number of bytes of p consumed; the masked
+// output is held up to the window size, then written to the underlying
+// writer.
+func (w *Writer) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
-	return n, convert(err)
+	return n, w.sticky(err)
 }
 
-// Flush writes the output held so far.
-func (w *writer) Flush() error { return convert(w.w.Flush()) }
+// Flush writes the output held so far to the underlying writer.
+func (w *Writer) Flush() error { return w.sticky(w.w.Flush()) }
 
-// Close ends the body: see Mask.NewWriter.
-func (w *writer) Close() error { return convert(w.w.Close()) }
+// Close ends the body: it writes the rest of the output and reports a body cut
+// short. See Mask.NewWriter.
+func (w *Writer) Close() error { return w.sticky(w.w.Close()) }
+
+func (w *Writer) sticky(err error) error {
+	if err == nil {
+		return nil
+	}
+	if w.err == nil {
+		w.err = convert(err)
+	}
+	return w.err
+}

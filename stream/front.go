@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"errors"
 	"io"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -62,7 +63,7 @@ func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 		out, n, err := s.M.Write(s.out[:0], p[:min(len(p), len(s.in))])
 		s.out = out[:0]
 		if len(out) > 0 {
-			k, werr := w.Write(out)
+			k, werr := write(w, out)
 			if written += int64(k); werr != nil {
 				return written, werr
 			}
@@ -81,7 +82,7 @@ func (s *Stream) close(w io.Writer, written int64) (int64, error) {
 		out, done, err := s.M.Close(s.out[:0])
 		s.out = out[:0]
 		if len(out) > 0 {
-			k, werr := w.Write(out)
+			k, werr := write(w, out)
 			if written += int64(k); werr != nil {
 				return written, werr
 			}
@@ -90,6 +91,16 @@ func (s *Stream) close(w io.Writer, written int64) (int64, error) {
 			return written, err
 		}
 	}
+}
+
+// write writes p to w, and reports a write that took fewer bytes than p
+// without saying why as io.ErrShortWrite, as io.Copy does (SPEC S4).
+func write(w io.Writer, p []byte) (int, error) {
+	n, err := w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
 }
 
 // Reader masks what an io.Reader yields as it is read (pull style).
@@ -112,15 +123,11 @@ func NewReader(s *Stream, r io.Reader, done func(*Stream)) *Reader {
 
 // Read reads masked output. It returns io.EOF after the masked document is
 // complete, or the error that stopped it: a masking error, or r's own error
-// unchanged.
+// unchanged; every later call returns the same (SPEC S4).
 func (rd *Reader) Read(p []byte) (int, error) {
 	for rd.pos == len(rd.buf) {
 		if rd.err != nil {
-			if rd.done != nil {
-				rd.buf = nil
-				rd.done(rd.s)
-				rd.done = nil
-			}
+			rd.release()
 			return 0, rd.err
 		}
 		rd.fill()
@@ -128,6 +135,51 @@ func (rd *Reader) Read(p []byte) (int, error) {
 	n := copy(p, rd.buf[rd.pos:])
 	rd.pos += n
 	return n, nil
+}
+
+// WriteTo writes the masked output to w until the document is complete or an
+// error stops it, without the copy that Read makes: io.Copy calls it. It
+// returns nil at the end of a complete document.
+func (rd *Reader) WriteTo(w io.Writer) (int64, error) {
+	var written int64
+	for {
+		if rd.pos < len(rd.buf) {
+			k, err := write(w, rd.buf[rd.pos:])
+			rd.pos += k
+			if written += int64(k); err != nil {
+				return written, err
+			}
+		}
+		if rd.err != nil {
+			rd.release()
+			if rd.err == io.EOF {
+				return written, nil
+			}
+			return written, rd.err
+		}
+		rd.fill()
+	}
+}
+
+// Stop ends the Reader early: it lets the Stream go, and every later Read
+// returns err.
+func (rd *Reader) Stop(err error) {
+	if rd.err == nil || rd.err == io.EOF {
+		rd.err = err
+	}
+	rd.buf, rd.pos = nil, 0
+	rd.release()
+}
+
+// release hands the Stream back once the Reader needs it no more: buf, which
+// aliases the Stream's memory, is dropped with it.
+func (rd *Reader) release() {
+	if rd.done != nil {
+		rd.buf, rd.pos, rd.pend = nil, 0, nil
+		rd.done(rd.s)
+		rd.done = nil
+	}
+	rd.s = nil
 }
 
 func (rd *Reader) fill() {
@@ -210,7 +262,7 @@ func (wr *Writer) Flush() error {
 	if len(wr.s.out) == 0 {
 		return nil
 	}
-	_, err := wr.w.Write(wr.s.out)
+	_, err := write(wr.w, wr.s.out)
 	wr.s.out = wr.s.out[:0]
 	if err != nil {
 		wr.fail(err)
@@ -243,15 +295,13 @@ func (wr *Writer) Close() error {
 	if err := wr.Flush(); err != nil {
 		return err
 	}
-	wr.fail(errClosed)
+	wr.fail(ErrClosed)
 	return nil
 }
 
-var errClosed = errorString("jsonmask: write to a closed Writer")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+// ErrClosed is what a Writer returns after Close, and a Reader after Stop
+// with it.
+var ErrClosed = errors.New("jsonmask: use of a closed masked stream")
 
 func (wr *Writer) fail(err error) {
 	wr.err = err

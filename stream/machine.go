@@ -17,6 +17,7 @@ type Config struct {
 	DropMismatched bool  // SPEC A6: drop scalars met by a nested mask
 	Trusted        bool  // SPEC V4: skip dropped values checking only quoting and nesting
 	NDJSON         bool  // SPEC S3: one document per line
+	Strict         bool  // SPEC B5: reject a body that would pass through
 	MaxDepth       int   // SPEC V2: nesting limit, 0 for tokenizer.DefaultMaxDepth
 	MaxInput       int64 // the longest input accepted, in bytes; 0: no limit
 	MaxToken       int   // the longest string or number accepted, in bytes; 0: no limit
@@ -25,6 +26,10 @@ type Config struct {
 // ErrInputTooLarge is wrapped by the *Error for an input longer than
 // Config.MaxInput.
 var ErrInputTooLarge = errors.New("jsonmask: input too large")
+
+// ErrNotObject is wrapped by the *Error for a body that Config.Strict
+// rejects because it would pass through unmasked (SPEC B5).
+var ErrNotObject = errors.New("jsonmask: body is not a JSON object")
 
 // Phases of a document.
 const (
@@ -254,6 +259,11 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 			m.off += int64(len(src))
 			return dst, len(src), nil
 		}
+		if !masked && m.cfg.Strict {
+			if err := m.strict(src, i); err != nil {
+				return dst, i, err
+			}
+		}
 		if masked {
 			m.phase = phMask
 			m.lead.reset()
@@ -297,6 +307,31 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 	m.keepKey()
 	m.off += int64(len(src))
 	return dst, len(src), nil
+}
+
+// strict rejects the body that would pass through from src[i] (SPEC B5),
+// a byte other than whitespace, or the end of the body at len(src). In
+// NDJSON, a blank line is a separator, not a body: it passes (SPEC S3).
+func (m *Machine) strict(src []byte, i int) error {
+	e := &Error{Offset: m.off + int64(i), Err: ErrNotObject}
+	switch {
+	case i < len(src):
+		e.Msg = "body is not a JSON object: first byte " + tokenizer.QuoteChar(src[i])
+		if m.cfg.Arrays {
+			e.Msg = "body is not a JSON object or array: first byte " + tokenizer.QuoteChar(src[i])
+		}
+	case m.cfg.NDJSON:
+		return nil
+	case m.off+int64(i) == 0:
+		e.Msg = "empty body"
+	default:
+		e.Msg = "body holds no JSON value"
+	}
+	if m.cfg.NDJSON {
+		e.Line = m.line
+	}
+	m.err = e
+	return e
 }
 
 // start opens the masked root at src[i].
