@@ -8,10 +8,10 @@ import (
 // config is what the options set; its zero value is the default.
 type config struct {
 	arrays, dropMismatched, trusted, ndjson, strict bool
-	maxDepth                                int
-	bufferSize                              int
-	maxInput                                int64
-	maxToken                                int
+	maxDepth                                        int
+	bufferSize                                      int
+	maxInput                                        int64
+	maxToken                                        int
 }
 
 // DefaultBufferSize is the size of the window that streaming reads and masks
