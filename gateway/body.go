@@ -423,7 +423,13 @@ func newDecodePipe(c coding, b *Body, lim Limits) *decodePipe {
 // run is the coroutine: decode everything into the framer.
 func (p *decodePipe) run(yield func(struct{}) bool) {
 	p.yield = yield
-	dec, err := newDecoder(p.c, p)
+	var src io.Reader = p
+	if p.c == codingDeflate {
+		// zlib stops at its stream's end: it must not read ahead into a
+		// buffer of its own, so that bytes after the end are seen.
+		src = bytePipe{p}
+	}
+	dec, err := newDecoder(p.c, src)
 	if err != nil {
 		if err == io.EOF && p.in == 0 { // an empty body: nothing to decode
 			return
@@ -476,6 +482,17 @@ func (p *decodePipe) Read(buf []byte) (int, error) {
 	p.chunk = p.chunk[n:]
 	p.in += int64(n)
 	return n, nil
+}
+
+// bytePipe is decodePipe as a flate.Reader, read a byte at a time.
+type bytePipe struct{ *decodePipe }
+
+func (p bytePipe) ReadByte() (byte, error) {
+	var b [1]byte
+	if _, err := p.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return b[0], nil
 }
 
 // push hands p to the decoder and runs it until it needs more.
