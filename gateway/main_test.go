@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"io"
+	"log"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -11,3 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
+
+// quietLog is a server's error log that tests do not print: aborted
+// responses are what some tests are about.
+func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
