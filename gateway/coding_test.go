@@ -88,3 +88,20 @@ func decodePrefix(t testing.TB, cod string, data []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// openDecoder opens a client's decoder on a coded stream.
+func openDecoder(cod string, r io.Reader) (io.Reader, error) {
+	switch cod {
+	case "gzip", "x-gzip":
+		return gzip.NewReader(r)
+	case "deflate":
+		return zlib.NewReader(r)
+	case "zstd":
+		d, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, err
+		}
+		return d.IOReadCloser(), nil
+	}
+	return r, nil
+}
