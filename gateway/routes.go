@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/jsonmask/jsonmask"
@@ -90,12 +92,18 @@ func NewRoutes(routes []Route, opts ...RoutesOption) (rs *Routes, err error) {
 func (rs *Routes) handle(pattern string, h http.Handler) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%v", p)
+			// ServeMux says where each pattern was registered, on two
+			// lines: keep the one line that says what is wrong.
+			msg := fmt.Sprint(p)
+			msg, _, _ = strings.Cut(msg, ":\n")
+			err = errors.New(registeredAt.ReplaceAllString(msg, ""))
 		}
 	}()
 	rs.mux.Handle(pattern, h)
 	return nil
 }
+
+var registeredAt = regexp.MustCompile(` \(registered at [^)]*\)`)
 
 // matchPattern is a pattern as requests are matched against it: host in
 // lower case, and the path too unless paths are case-sensitive; a trailing
