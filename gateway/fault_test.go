@@ -166,7 +166,7 @@ func TestSlowDrip(t *testing.T) {
 					w.Write(enc.end())
 				})
 				e := newEnv(t, up, []Route{{Pattern: "/", Mask: itemsMask}}, envOptions{h2: h2})
-				resp, err := e.client.Get(e.proxy.URL + "/x")
+				resp, err := e.get("/x")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -283,7 +283,7 @@ func TestSSEThroughProxy(t *testing.T) {
 					w.Write(enc.end())
 				})
 				e := newEnv(t, up, []Route{{Pattern: "/events", Mask: sseMask}}, envOptions{h2: h2})
-				resp, err := e.client.Get(e.proxy.URL + "/events")
+				resp, err := e.get("/events")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -336,7 +336,7 @@ func TestClientGoesAway(t *testing.T) {
 				}
 			})
 			e := newEnv(t, up, []Route{{Pattern: "/", Mask: sseMask}}, envOptions{h2: h2})
-			resp, err := e.client.Get(e.proxy.URL + "/x")
+			resp, err := e.get("/x")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,6 +94,15 @@ func (e *testEnv) do(t *testing.T, method, path string, h http.Header) (*http.Re
 	return resp, body, err
 }
 
+// get starts a GET through the proxy, for a test that reads the body
+// itself.
+func (e *testEnv) get(path string) (*http.Response, error) {
+	e.mu.Lock()
+	e.sent++
+	e.mu.Unlock()
+	return e.client.Get(e.proxy.URL + path)
+}
+
 // lastReport is the report of the last request sent by do. The observer
 // runs as the handler returns, which may be after the client has read the
 // response: wait for it, a little.
