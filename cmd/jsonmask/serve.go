@@ -300,7 +300,9 @@ func (m *metrics) observer(logger *slog.Logger) func(gateway.Report) {
 // swaps it whole, so that a request sees one config or the other.
 type swapHandler struct{ h atomic.Pointer[http.Handler] }
 
-func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { (*s.h.Load()).ServeHTTP(w, r) }
+func (s *swapHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*s.h.Load()).ServeHTTP(w, r)
+}
 
 func (s *swapHandler) set(h http.Handler) { s.h.Store(&h) }
 
