@@ -6,6 +6,7 @@ require (
 	github.com/bytedance/sonic v1.15.5
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/jsonmask/jsonmask v0.0.0
+	github.com/klauspost/compress v1.20.3
 	github.com/valyala/fastjson v1.6.10
 )
 
