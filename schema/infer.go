@@ -42,10 +42,10 @@ type node struct {
 	cut   string // why the node is {} (a cap), or ""
 	depth int
 
-	objects int               // objects seen here
-	props   []*prop           // keys in the order first seen
-	index   map[string]*prop  // props by name, once there are more than a few
-	items   *node             // the merged elements of the arrays seen here
+	objects int              // objects seen here
+	props   []*prop          // keys in the order first seen
+	index   map[string]*prop // props by name, once there are more than a few
+	items   *node            // the merged elements of the arrays seen here
 
 	strings int      // strings seen here
 	formats uint8    // the formats every string here has

@@ -338,4 +338,3 @@ func appendString(b []byte, s string) []byte {
 // AppendString appends s to b as a JSON string, as the schema writes its
 // keys and values; exported for the packages that render next to it.
 func AppendString(b []byte, s string) []byte { return appendString(b, s) }
-
