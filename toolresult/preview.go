@@ -118,11 +118,15 @@ func (pv *previewer) cost(n *snode, chars int) int {
 	return max(n.keyCost, 0) + pv.count(v)
 }
 
-// add shows n, and its first member or element down to a scalar, when they
-// fit. A string shows chars characters, or fewer (at least 16) to fit.
+// add shows n when it fits: an object with all its scalar members, or else
+// with its first member; an array with its first element, and so on down to
+// a scalar. A string shows chars characters, or fewer (at least 16) to fit.
 func (pv *previewer) add(n *snode, chars int) bool {
 	if n.kind == tokenizer.Number && n.chars < 0 {
 		return false // too long to show
+	}
+	if n.kind == tokenizer.ObjectStart && pv.addScalars(n, chars) {
+		return true
 	}
 	chain := []*snode{n}
 	for c := n; isContainer(c) && len(c.kids) > 0; {
@@ -157,6 +161,32 @@ func (pv *previewer) add(n *snode, chars int) bool {
 		c.cost = pv.cost(c, 0)
 	}
 	last.showChars = show
+	pv.left -= total
+	return true
+}
+
+// addScalars shows object n with all its scalar members, when they fit and
+// there are some.
+func (pv *previewer) addScalars(n *snode, chars int) bool {
+	total, some := pv.cost(n, 0), false
+	for _, k := range n.kids {
+		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
+			total += pv.cost(k, min(chars, k.chars))
+			some = true
+		}
+	}
+	if !some || total > pv.left {
+		return false
+	}
+	n.shown = true
+	for _, k := range n.kids {
+		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
+			k.shown = true
+			if k.kind == tokenizer.String {
+				k.showChars = min(chars, k.chars)
+			}
+		}
+	}
 	pv.left -= total
 	return true
 }

@@ -377,9 +377,9 @@ func (s *sink) variable(res *Result) (*Result, error) {
 	res.Variable = &StoredVariable{Name: name, Path: path, Bytes: s.n, SHA256: hex.EncodeToString(sum)}
 	res.Schema = s.in.Schema()
 	res.Hints = s.hints()
-	res.Note = "The tool's response is large (" + strconv.FormatInt(s.n, 10) + " bytes, over the budget of " + strconv.Itoa(p.budget) +
-		" tokens), so it is stored whole as the variable " + name + ". Below are its schema, a preview and what the preview leaves out." +
-		" Read the full data with the read_variable tool: name \"" + name + "\", an optional JSON Pointer, and offset and limit for arrays."
+	res.Note = "The response (" + strconv.FormatInt(s.n, 10) + " bytes, over the " + strconv.Itoa(p.budget) +
+		"-token budget) is stored as the variable " + name + ": its schema, a preview and what the preview omits follow." +
+		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)."
 	fitText(p, res, s.smp.root, s.smp.maxChars)
 	return res, nil
 }
@@ -389,16 +389,29 @@ func (s *sink) variable(res *Result) (*Result, error) {
 // largest preview that keeps the text within the budget. Only the final
 // text is counted whole, once per try.
 func fitText(p *Processor, res *Result, root *snode, maxChars int) {
+	depth := res.Schema.Depth()
+	for depth > 1 && p.tok.Count([]byte(res.Schema.Compact(depth)), p.budget/4) > p.budget/4 {
+		depth--
+	}
+	// A preview under half the budget (C8) gets room from the schema.
+	for ; ; depth-- {
+		fitPreview(p, res, root, maxChars, depth)
+		if depth <= 1 || res.OverBudget || p.tok.Count(res.Content, p.budget/2) >= p.budget/2 || !previewCut(res.Omitted) {
+			return
+		}
+	}
+}
+
+// previewCut reports whether the preview left anything out.
+func previewCut(o []Omission) bool { return len(o) > 0 }
+
+// fitPreview is fitText with the schema at a given depth.
+func fitPreview(p *Processor, res *Result, root *snode, maxChars, depth int) {
 	budget := p.budget
 	pv := &previewer{tok: p.tok, root: root, max: max(maxChars, 1<<20)}
-	depth := res.Schema.Depth()
-	compact := res.Schema.Compact(0)
-	for depth > 1 && p.tok.Count([]byte(compact), budget/4) > budget/4 {
-		depth--
-		compact = res.Schema.Compact(depth)
-	}
+	compact := res.Schema.Compact(depth)
 	res.SchemaDepth = depth
-	if depth == res.Schema.Depth() {
+	if depth >= res.Schema.Depth() {
 		res.SchemaDepth = 0
 	}
 	assemble := func() string {
