@@ -38,11 +38,13 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // commands are the subcommands (SPEC L4), by name.
 var commands = map[string]command{
-	"demo": runDemo,
+	"demo":    runDemo,
+	"context": runContext,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
+       jsonmask context [flags] [FILE]
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
 the result to standard output, each document ended by one newline. Flags may
