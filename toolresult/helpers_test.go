@@ -6,5 +6,5 @@ import (
 	"hash"
 )
 
-func shaNew() hash.Hash                  { return sha256.New() }
+func shaNew() hash.Hash                   { return sha256.New() }
 func errorsAs(err error, target any) bool { return errors.As(err, target) }

@@ -86,7 +86,10 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if res.Instructions != "" {
 			fmt.Fprintf(stdout, "%s\n\n", res.Instructions)
 		}
-		fmt.Fprintln(stdout, res.Text)
+		fmt.Fprint(stdout, res.Text)
+		if n := len(res.Text); n == 0 || res.Text[n-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
 		return 0
 	}
 	out, _ := json.Marshal(res)

@@ -18,7 +18,7 @@ func TestContext(t *testing.T) {
 	}{
 		{"Passthrough", `{"a":1,"b":2,"display_instructions_for_model":"be brief"}`, []string{"-mask", `{"a":true}`}, 0, "passthrough", ""},
 		{"PassthroughText", `{"a":1,"display_instructions_for_model":"be brief"}`, []string{"-format", "text"}, 0, "", "be brief\n\n{\"a\":1}\n"},
-		{"Plaintext", "rate limited\n", []string{"-format", "text"}, 0, "", "rate limited\n\n"},
+		{"Plaintext", "rate limited\n", []string{"-format", "text"}, 0, "", "rate limited\n"},
 		{"Variable", `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 200) + `{"id":2}]}`, []string{"-budget", "100", "-store", dir, "-name", "items"}, 0, "variable", ""},
 		{"Rejected", `{"a":1 x}`, []string{"-mask", `{"a":true}`}, 1, "", "jsonmask: stdin: invalid character 'x'"},
 		{"BadFormat", `{}`, []string{"-format", "xml"}, 2, "", "-format must be json or text"},
