@@ -385,13 +385,3 @@ type extractError struct {
 func (e *extractError) Error() string {
 	return "jsonmask: " + e.msg + " at offset " + strconv.FormatInt(e.at, 10)
 }
-
-// bodyOffset maps an offset in the output back to the body's (not blank).
-func (e *extractor) bodyOffset(off int64) int64 {
-	for _, r := range e.removed {
-		if r.at <= off {
-			off += r.n
-		}
-	}
-	return off
-}

@@ -38,7 +38,6 @@ type sampler struct {
 	cur   *snode   // the scalar being read, or nil
 	key   []byte
 	keyOK bool
-	text  string
 
 	nodes, bytes                           int
 	maxNodes, maxBytes, maxItems, maxChars int
