@@ -38,12 +38,14 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // commands are the subcommands (SPEC L4), by name.
 var commands = map[string]command{
-	"demo":  runDemo,
-	"serve": runServe,
+	"demo":    runDemo,
+	"context": runContext,
+	"serve":   runServe,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
+       jsonmask context [flags] [FILE]
        jsonmask serve -config FILE
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
