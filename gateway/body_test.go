@@ -365,3 +365,41 @@ func TestBodyAbortEndsCoroutine(t *testing.T) {
 		})
 	}
 }
+
+// TestNDJSONFlushPerLine: each NDJSON line reaches dst, flushed, by the
+// time the Write that completed it returns (SPEC G7).
+func TestNDJSONFlushPerLine(t *testing.T) {
+	lines := []string{
+		`{"id":1,"x":"` + canary + `"}` + "\n",
+		`{"id":2,`,
+		`"x":"` + canary + `"}` + "\n" + `{"id":3}` + "\n",
+	}
+	wants := []string{"{\"id\":1}\n", "", "{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n"}
+	for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
+		t.Run(cod, func(t *testing.T) {
+			fw := &flushWriter{}
+			b, err := NewBody(fw, bodyMask, header(cod, "application/x-ndjson"), Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := newTestStream(t, cod)
+			for i, l := range lines {
+				if _, err := b.Write(enc.chunk(l)); err != nil {
+					t.Fatal(err)
+				}
+				if wants[i] == "" {
+					continue
+				}
+				if got := decodePrefix(t, cod, fw.flushed.Bytes()); string(got) != wants[i] {
+					t.Fatalf("after piece %d, flushed %q, want %q", i, got, wants[i])
+				}
+			}
+			if _, err := b.Write(enc.end()); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

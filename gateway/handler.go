@@ -77,7 +77,8 @@ type Report struct {
 	Err      error // why the response was refused or aborted, else nil
 }
 
-// Handler returns a handler that masks what next writes (SPEC section 8):
+// Handler returns a handler that masks what next writes (SPEC section 8);
+// nil routes match nothing:
 // it matches each request to a route on its canonical path (G1, G8),
 // cleans the request's header (FixRequestHeader), and on a masked route
 // decodes, masks and encodes the response body as next writes it (G2,
@@ -99,6 +100,9 @@ func Handler(next http.Handler, routes *Routes, opts ...Option) http.Handler {
 		o(c)
 	}
 	c.limits = c.limits.resolved()
+	if routes == nil {
+		routes, _ = NewRoutes(nil)
+	}
 	return &handler{next: next, routes: routes, cfg: c}
 }
 
@@ -196,6 +200,15 @@ type maskWriter struct {
 	aborted bool // the response must be aborted
 	sentAs  int  // the status the client got
 	masked  bool // the body went through a Body
+	rc      *http.ResponseController
+}
+
+// flushW flushes the underlying writer.
+func (m *maskWriter) flushW() error {
+	if m.rc == nil {
+		m.rc = http.NewResponseController(m.w)
+	}
+	return m.rc.Flush()
 }
 
 func (m *maskWriter) Header() http.Header { return m.h }
@@ -279,7 +292,7 @@ func (m *maskWriter) FlushError() error {
 	}
 	switch m.mode {
 	case modePass:
-		return http.NewResponseController(m.w).Flush()
+		return m.flushW()
 	case modeMask:
 		t := time.Now()
 		err := m.body.Flush()
@@ -369,7 +382,7 @@ func (m *maskWriter) panicked() {
 	problem := !m.sent
 	m.fail(err)
 	if problem {
-		http.NewResponseController(m.w).Flush()
+		m.flushW()
 	}
 }
 
@@ -420,7 +433,7 @@ func (s sink) Flush() error {
 	if !s.m.sent {
 		return nil // the status waits for the first byte: a 502 is still possible
 	}
-	err := http.NewResponseController(s.m.w).Flush()
+	err := s.m.flushW()
 	if errors.Is(err, http.ErrNotSupported) {
 		return nil
 	}
