@@ -3,7 +3,8 @@
 #   results/gateway.txt            raw BenchmarkGateway output, COUNT passes
 #   results/gateway-benchstat.txt  benchstat, one column per proxy design
 #   results/gateway-load.txt       time to first byte, and the peak RSS of
-#                                  jsonmask serve (cmd/gatewayload)
+#                                  jsonmask serve, identity and gzip
+#                                  (cmd/gatewayload)
 #
 # Environment: COUNT=6 passes, BENCHTIME=1s per benchmark and pass,
 # N=256 responses in flight and SIZE=67108864 bytes each for the RSS run.
@@ -26,4 +27,5 @@ cat results/gateway-benchstat.txt
 {
 	go run ./cmd/gatewayload -ttfb -size "${SIZE:-67108864}"
 	go run ./cmd/gatewayload -rss -bin "$tmp/jsonmask" -n "${N:-256}" -size "${SIZE:-67108864}"
+	go run ./cmd/gatewayload -rss -gzip -bin "$tmp/jsonmask" -n "${N:-256}" -size "${SIZE:-67108864}"
 } | tee results/gateway-load.txt
