@@ -52,8 +52,9 @@
 // bomb is stopped early), the depth (10000), the token size (64 MiB), and
 // the proxy's wait for the upstream's header (30 s). Memory per response
 // in flight is the masker's window (32 KiB in, a little more out) and the
-// codecs' state (a zstd window of at most 8 MiB), whatever the body's
-// size. Coded bodies are decoded in a coroutine (iter.Pull) that runs only
+// codecs' state, whatever the body's size: about 1 MiB for a gzip or
+// deflate encoder, 2.5 MiB for zstd's, and the decoder's window (32 KiB,
+// or at most 8 MiB for zstd). Coded bodies are decoded in a coroutine (iter.Pull) that runs only
 // while Body's methods do: no goroutine runs beside the caller's.
 //
 // # Observability
