@@ -89,8 +89,9 @@ func (l Limits) resolved() Limits {
 //
 // After an error every call returns it, and nothing more is written to dst:
 // a caller that has sent nothing yet sends a 502 instead, and one that has
-// sent bytes aborts the response (SPEC G5). A Body is not safe for
-// concurrent use.
+// sent bytes aborts the response (SPEC G5). Every Body must end with Close
+// or Abort: a coded body's decoder waits for input until then. A Body is
+// not safe for concurrent use.
 type Body struct {
 	out   output
 	frame framer
