@@ -22,7 +22,8 @@
 // # Responses
 //
 // On a masked route every response with a body whose status is listed is
-// masked; HEAD, 1xx, 204 and 304 have no body, and other statuses pass.
+// masked; HEAD, 1xx, 204 and 304 have no body, and other statuses pass
+// ([Route.Treat] says which).
 // The body is classified by its bytes (SPEC B1), never by its
 // Content-Type, which only chooses the framing: NDJSON for
 // application/x-ndjson and application/jsonl, events for

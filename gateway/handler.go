@@ -232,21 +232,17 @@ func (m *maskWriter) WriteHeader(code int) {
 		return
 	}
 	m.status = code
-	rt := m.route
-	switch {
-	case code == http.StatusPartialContent:
-		m.refuse(&Error{Offset: -1, msg: "206 Partial Content on a masked route", err: ErrPartial})
-	case code == http.StatusSwitchingProtocols:
-		m.refuse(&Error{Offset: -1, msg: "101 Switching Protocols on a masked route", err: ErrUpstream})
-	case code == http.StatusNotModified || m.method == http.MethodHead && rt.masks(code):
-		// No body, but the header must say what a masked one would.
+	switch treat, err := m.route.Treat(m.method, code); treat {
+	case Refuse:
+		m.refuse(err)
+	case FixHeader:
 		m.mode = modePass
 		m.commit(true)
-	case code == http.StatusNoContent || m.method == http.MethodHead || !rt.masks(code):
+	case Pass:
 		m.mode = modePass
 		m.commit(false)
-	default:
-		b, err := NewBody(sink{m}, rt.Mask, m.h, m.cfg.limits)
+	case Mask:
+		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits)
 		if err != nil {
 			m.refuse(err)
 			return

@@ -26,6 +26,42 @@ type Route struct {
 	Statuses []int
 }
 
+// Treatment is what a masked route does with a response (SPEC G2, G4, G5).
+type Treatment uint8
+
+// The treatments of a response on a masked route.
+const (
+	// Pass: the response goes untouched (204, or a status not listed).
+	Pass Treatment = iota
+	// FixHeader: the response has no body, but its header must say what
+	// a masked one would (HEAD with a listed status, 304):
+	// FixResponseHeader.
+	FixHeader
+	// Mask: the body goes through a Body, and the header through
+	// FixResponseHeader.
+	Mask
+	// Refuse: the response is refused with a 502 (a 206, a 101).
+	Refuse
+)
+
+// Treat says what the route does with a response of this status to a
+// request with this method: the decision Handler makes, for plug-ins that
+// see responses their own way. For Refuse it also returns the reason. An
+// informational status other than 101 is not a response: forward it.
+func (rt *Route) Treat(method string, status int) (Treatment, error) {
+	switch {
+	case status == http.StatusPartialContent:
+		return Refuse, &Error{Offset: -1, msg: "206 Partial Content on a masked route", err: ErrPartial}
+	case status == http.StatusSwitchingProtocols:
+		return Refuse, &Error{Offset: -1, msg: "101 Switching Protocols on a masked route", err: ErrUpstream}
+	case status == http.StatusNotModified || method == http.MethodHead && rt.masks(status):
+		return FixHeader, nil
+	case status == http.StatusNoContent || status < 200 || method == http.MethodHead || !rt.masks(status):
+		return Pass, nil
+	}
+	return Mask, nil
+}
+
 // masks reports whether a response with status is listed for masking.
 func (rt *Route) masks(status int) bool {
 	if len(rt.Statuses) == 0 {

@@ -258,3 +258,27 @@ func TestFixResponseHeader(t *testing.T) {
 		t.Errorf("weak ETag became %q", weak.Get("Etag"))
 	}
 }
+
+func TestTreat(t *testing.T) {
+	m := jsonmask.MustCompile(`{}`)
+	all := &Route{Pattern: "/", Mask: m}
+	only200 := &Route{Pattern: "/", Mask: m, Statuses: []int{200, 404}}
+	cases := []struct {
+		rt     *Route
+		method string
+		status int
+		want   Treatment
+	}{
+		{all, "GET", 200, Mask}, {all, "POST", 201, Mask}, {all, "GET", 299, Mask},
+		{all, "HEAD", 200, FixHeader}, {all, "GET", 304, FixHeader}, {only200, "GET", 304, FixHeader},
+		{all, "GET", 204, Pass}, {all, "GET", 404, Pass}, {all, "GET", 500, Pass}, {all, "HEAD", 404, Pass},
+		{only200, "GET", 201, Pass}, {only200, "GET", 404, Mask},
+		{all, "GET", 206, Refuse}, {only200, "GET", 206, Refuse}, {all, "GET", 101, Refuse},
+	}
+	for _, c := range cases {
+		got, err := c.rt.Treat(c.method, c.status)
+		if got != c.want || (got == Refuse) != (err != nil) {
+			t.Errorf("%s %d (statuses %v): %v, %v; want %v", c.method, c.status, c.rt.Statuses, got, err, c.want)
+		}
+	}
+}
