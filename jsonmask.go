@@ -127,7 +127,18 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 // AppendValue walks or encodes: unlike Append, it does not look at what the
 // mask drops.
 func (m *Mask) AppendValue(dst []byte, v any) ([]byte, error) {
-	return fallback.AppendValue(dst, m.prog, v, fallback.ValueOptions{
+	dst, err := fallback.AppendValue(dst, m.prog, v, fallback.ValueOptions{
 		Arrays: m.cfg.Arrays, DropMismatched: m.cfg.DropMismatched, MaxDepth: m.cfg.MaxDepth,
 	})
+	if de, ok := err.(*fallback.DepthError); ok {
+		return dst, &valueDepthError{de}
+	}
+	return dst, err
 }
+
+// valueDepthError is AppendValue's error for a value nested deeper than
+// WithMaxDepth: like Append's, it wraps ErrMaxDepth.
+type valueDepthError struct{ de *fallback.DepthError }
+
+func (e *valueDepthError) Error() string { return "jsonmask: " + e.de.Error() }
+func (e *valueDepthError) Unwrap() error { return ErrMaxDepth }

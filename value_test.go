@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -204,5 +206,121 @@ func TestAppendValueErrors(t *testing.T) {
 	_, err := m.AppendValue(nil, map[string]any{"boss": map[string]any{"boss": make(chan int)}})
 	if err == nil || errors.As(err, &ue) && ue == nil {
 		t.Errorf("a chan: %v", err)
+	}
+}
+
+// Types for the root tests: what the walk once left to encoding/json and
+// then mishandled behind a pointer.
+type (
+	vTextKey struct{ s string }
+	vBase    struct{ ID int }
+	vAccount struct {
+		vBase
+		Name string
+	}
+)
+
+func (k vTextKey) MarshalText() ([]byte, error) { return []byte(k.s), nil }
+
+// sameAsEncoding checks that AppendValue gives for v what Append gives for
+// json.Marshal(v): the same bytes, or an error where either fails.
+func sameAsEncoding(t *testing.T, m *jsonmask.Mask, v any) {
+	t.Helper()
+	var got []byte
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+				t.Errorf("AppendValue(%#v) panics: %v", v, r)
+			}
+		}()
+		got, err = m.AppendValue(nil, v)
+	}()
+	enc, werr := json.Marshal(v)
+	var want []byte
+	if werr == nil {
+		want, werr = m.Append(nil, enc)
+	}
+	switch {
+	case werr != nil && err == nil:
+		t.Errorf("AppendValue(%#v) = %s; encoding/json + Append fail: %v", v, got, werr)
+	case werr == nil && err != nil:
+		t.Errorf("AppendValue(%#v) fails: %v; encoding/json + Append give %s", v, err, want)
+	case werr == nil && !bytes.Equal(got, want):
+		t.Errorf("AppendValue(%#v)\n got %s\nwant %s", v, got, want)
+	}
+}
+
+// TestAppendValueRoot: a value at the root takes the path it takes when
+// nested, whether it comes as itself, behind pointers, or in an interface
+// (issue 16, defect 2: behind a pointer, a map with TextMarshaler or float
+// keys panicked, and a struct with an embedded struct or a ",string" field
+// gave {}).
+func TestAppendValueRoot(t *testing.T) {
+	values := []struct {
+		name string
+		v    any
+	}{
+		{"map with TextMarshaler keys", map[vTextKey]int{{"x"}: 1, {"b"}: 2}},
+		{"map with float keys", map[float64]int{1.5: 1}},
+		{"embedded struct", vAccount{vBase{ID: 7}, "ana"}},
+		{"string option", vQuoted{N: 5}},
+		{"int keys", vIntKeys{1: "a", -2: "b"}},
+		{"struct", vUser{Name: "ana", ID: 7}},
+		{"time", time.Date(2026, 11, 22, 1, 2, 3, 4, time.UTC)},
+		{"raw object", json.RawMessage(`{"x": 1, "ID": [2]}`)},
+		{"slice", []vAccount{{vBase{1}, "a"}}},
+		{"string", "<x>"},
+	}
+	masks := []string{`{"ID":true,"Name":true,"x":true,"n":true,"1":true,"name":true}`, `{"x":{},"ID":{"a":true}}`, `{}`}
+	for _, c := range values {
+		forms := map[string]any{"value": c.v}
+		p := reflect.New(reflect.TypeOf(c.v))
+		p.Elem().Set(reflect.ValueOf(c.v))
+		forms["pointer"] = p.Interface()
+		pp := reflect.New(p.Type())
+		pp.Elem().Set(p)
+		forms["pointer to pointer"] = pp.Interface()
+		var iface any = c.v
+		forms["pointer to interface"] = &iface
+		for form, v := range forms {
+			for i, mk := range masks {
+				for _, on := range []bool{false, true} {
+					m := jsonmask.MustCompile(mk, jsonmask.WithArrays(on), jsonmask.WithDropMismatched(on))
+					name := fmt.Sprintf("%s/%s/mask=%d/options=%t", c.name, form, i, on)
+					t.Run(name, func(t *testing.T) { sameAsEncoding(t, m, v) })
+				}
+			}
+		}
+	}
+}
+
+// TestAppendValueMaxDepth: a value nested deeper than WithMaxDepth fails
+// with an error that wraps ErrMaxDepth, as Append's does (issue 16, defect 3).
+func TestAppendValueMaxDepth(t *testing.T) {
+	deep := map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": 1}}}}
+	cases := []struct {
+		name, mask string
+		depth      int
+		v          any
+	}{
+		{"walked", `{"a":{"b":true}}`, 3, map[string]any{"a": []any{[]any{[]any{map[string]any{"b": 1}}}}}},
+		{"kept whole", `{"a":{"a":true}}`, 3, deep},
+		{"in an array", `{"a":true}`, 2, map[string]any{"a": []any{[]any{1}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(c.mask, jsonmask.WithMaxDepth(c.depth))
+			enc, err := json.Marshal(c.v)
+			if err == nil {
+				if _, err = m.Append(nil, enc); !errors.Is(err, jsonmask.ErrMaxDepth) {
+					t.Fatalf("Append: %v, want ErrMaxDepth", err)
+				}
+			}
+			if _, err := m.AppendValue(nil, c.v); !errors.Is(err, jsonmask.ErrMaxDepth) {
+				t.Errorf("AppendValue: %v, want an error that wraps ErrMaxDepth", err)
+			}
+		})
 	}
 }

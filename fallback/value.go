@@ -21,10 +21,6 @@ type ValueOptions struct {
 	MaxDepth       int  // SPEC V2: nesting of the value; 0 for tokenizer.DefaultMaxDepth
 }
 
-// ErrValueTooDeep is returned for a Go value nested deeper than MaxDepth,
-// such as a cycle of pointers.
-var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
-
 // AppendValue appends the JSON encoding of v, masked by prog, to dst: what
 // encoding/json would write for v, masked as a body is (SPEC sections 2 and
 // 3), without encoding what the mask drops. It walks structs (exported
@@ -33,8 +29,15 @@ var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
 // values the mask keeps whole with encoding/json.
 // A value it does not walk (one with a MarshalJSON or MarshalText method, a
 // struct with embedded fields or ",string" options, a map with other keys) is
-// encoded whole and then masked.
+// encoded whole and then masked. The root takes the path that the same value
+// takes nested: only what it encodes to decides whether it is masked.
+// A value nested deeper than opt.MaxDepth gives a *DepthError.
 func AppendValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
+	dst, err := appendValue(dst, prog, v, opt)
+	return dst, finish(err)
+}
+
+func appendValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = tokenizer.DefaultMaxDepth
 	}
@@ -43,31 +46,30 @@ func AppendValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]
 	if !rv.IsValid() {
 		return append(dst, "null"...), nil
 	}
-	if opaque(rv) {
-		b, err := marshal(rv)
-		if err != nil {
+	e, isNil := rv, false
+	if !opaque(rv) {
+		e, isNil = deref(rv)
+	}
+	var err error
+	switch {
+	case isNil:
+		return append(dst, "null"...), nil
+	case opaque(e):
+		// What it encodes to decides (SPEC B2, B3).
+		var b []byte
+		if b, err = marshal(e); err != nil {
 			return dst, err
 		}
-		first := byte(0)
-		if t := strings.TrimLeft(string(b), " \t\r\n"); t != "" {
-			first = t[0]
-		}
-		if first == '{' || first == '[' && opt.Arrays {
+		if b[0] == '{' || b[0] == '[' && opt.Arrays {
 			dst, _, err = w.maskBytes(dst, 0, b, 0)
 			return dst, err
 		}
 		return append(dst, b...), nil // SPEC B3: not an object, not validated
+	case isObject(e) || isArray(e) && opt.Arrays:
+		dst, _, err = w.nested(dst, 0, rv, 1)
+		return dst, err
 	}
-	e, isNil := deref(rv)
-	switch {
-	case isNil:
-		return append(dst, "null"...), nil
-	case isObject(e):
-		return w.object(dst, 0, e, 1)
-	case isArray(e) && opt.Arrays:
-		return w.array(dst, 0, e, 1)
-	}
-	b, err := marshal(e)
+	b, err := marshal(rv)
 	return append(dst, b...), err
 }
 
@@ -109,9 +111,11 @@ func opaque(v reflect.Value) bool {
 }
 
 // deref follows pointers and interfaces to the value encoded, stopping at a
-// value with a method of its own; isNil reports a nil on the way (null).
+// value with a method of its own; isNil reports a nil on the way (null). A
+// pointer that leads back to itself (type P *P) is left to encoding/json,
+// which reports the cycle.
 func deref(v reflect.Value) (_ reflect.Value, isNil bool) {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+	for steps := 0; (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && steps < 1000; steps++ {
 		if v.IsNil() {
 			return v, true
 		}
@@ -137,12 +141,17 @@ func isArray(v reflect.Value) bool {
 	return false
 }
 
-// marshal encodes a value kept whole with encoding/json. (Not sonic, which
-// DESIGN.md suggested: its CPU detection fails at init under the noasm build
-// tag, which jsonmask's kernels and klauspost/compress honour.)
+// marshal encodes a value kept whole with encoding/json, through its address
+// where it has one, so that methods on the pointer are called as they are in
+// place. (Not sonic, which DESIGN.md suggested: its CPU detection fails at
+// init under the noasm build tag, which jsonmask's kernels and
+// klauspost/compress honour.)
 func marshal(v reflect.Value) ([]byte, error) {
 	if !v.CanInterface() {
 		return nil, errors.New("jsonmask: cannot encode an unexported value")
+	}
+	if v.CanAddr() {
+		return json.Marshal(v.Addr().Interface())
 	}
 	return json.Marshal(v.Interface())
 }
@@ -156,7 +165,7 @@ type member struct {
 // object writes the members of the struct or map v that node keeps.
 func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, ErrValueTooDeep
+		return dst, &DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '{')
 	wrote := false
@@ -176,11 +185,11 @@ func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int)
 		if n := w.prog.Entry(e).Node; n == compile.Keep {
 			var b []byte
 			if b, err = w.marshalAt(m.value, depth); err != nil {
-				return dst, err
+				return dst, under(err, m.key)
 			}
 			dst = append(dst, b...)
 		} else if dst, kept, err = w.nested(dst, n, m.value, depth+1); err != nil {
-			return dst, err
+			return dst, under(err, m.key)
 		}
 		if !kept {
 			dst = dst[:mark] // SPEC A6: the member goes, key and all
@@ -194,7 +203,7 @@ func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int)
 // array writes the elements of v, each masked by node (SPEC A3).
 func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, ErrValueTooDeep
+		return dst, &DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '[')
 	wrote := false
@@ -206,7 +215,7 @@ func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) 
 		var kept bool
 		var err error
 		if dst, kept, err = w.nested(dst, node, v.Index(i), depth+1); err != nil {
-			return dst, err
+			return dst, underIndex(err, i)
 		}
 		if !kept {
 			dst = dst[:mark]
@@ -255,7 +264,7 @@ func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int)
 func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
 	b, err := marshal(v)
 	if err == nil && depth+nesting(b) > w.opt.MaxDepth {
-		err = ErrValueTooDeep
+		err = &DepthError{Limit: w.opt.MaxDepth}
 	}
 	return b, err
 }
@@ -285,7 +294,7 @@ func nesting(b []byte) int {
 // deep, masked by node, as the reference does.
 func (w *valueWriter) maskBytes(dst []byte, node int32, b []byte, depth int) ([]byte, bool, error) {
 	if depth+nesting(b) > w.opt.MaxDepth {
-		return dst, false, ErrValueTooDeep
+		return dst, false, &DepthError{Limit: w.opt.MaxDepth}
 	}
 	tree, err := decode(b, 0)
 	if err != nil {
