@@ -48,6 +48,24 @@ func (e *DepthError) Error() string {
 // Unwrap returns tokenizer.ErrMaxDepth, the limit's sentinel.
 func (e *DepthError) Unwrap() error { return tokenizer.ErrMaxDepth }
 
+// NotObjectError is a value that ValueOptions.Strict rejects: its encoding
+// is not an object (nor an array, under Arrays), so it would pass through
+// unmasked (SPEC B5).
+type NotObjectError struct {
+	First  byte // the encoding's first byte
+	Arrays bool // the Arrays option was on
+}
+
+// Error names the first byte, e.g. `value does not encode to a JSON object:
+// first byte '['`.
+func (e *NotObjectError) Error() string {
+	what := "a JSON object"
+	if e.Arrays {
+		what = "a JSON object or array"
+	}
+	return "value does not encode to " + what + ": first byte " + strconv.QuoteRuneToASCII(rune(e.First))
+}
+
 // under records, on a *DepthError passing up out of a container, the
 // member or element it came from; other errors pass unchanged.
 func under(err error, seg string) error {
