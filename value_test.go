@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -324,3 +326,133 @@ func TestAppendValueMaxDepth(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendValueWith: Masks made with With share the plans of the Mask
+// they come from (plans do not depend on options), and each masks with its
+// own options.
+func TestAppendValueWith(t *testing.T) {
+	v := &vUser{Name: "ana", ID: 7, Tags: []string{"a"}, Skip: "CANARY", Any: 3}
+	base := jsonmask.MustCompile(`{"name":true,"id":{},"tags":{},"any":{}}`)
+	drop, err := base.With(jsonmask.WithDropMismatched(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := base.With(jsonmask.WithStrict(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := json.Marshal([]*vUser{v}) // an array passes through (SPEC B3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the first round builds the plans, the second uses them
+		for _, c := range []struct {
+			m    *jsonmask.Mask
+			v    any
+			want string
+		}{
+			{base, v, `{"name":"ana","id":7,"tags":["a"],"any":3}`},
+			{drop, v, `{"name":"ana","tags":[]}`},
+			{strict, v, `{"name":"ana","id":7,"tags":["a"],"any":3}`},
+			{base, []*vUser{v}, string(whole)},
+			{strict, []*vUser{v}, ``},
+		} {
+			got, err := c.m.AppendValue(nil, c.v)
+			if c.want == "" {
+				if !errors.Is(err, jsonmask.ErrNotObject) {
+					t.Errorf("round %d: %s, %v; want ErrNotObject", i, got, err)
+				}
+				continue
+			}
+			if err != nil || string(got) != c.want {
+				t.Errorf("round %d: %s, %v; want %s", i, got, err, c.want)
+			}
+		}
+	}
+}
+
+// TestAppendValueErrorMessages: a depth error names the container past the
+// limit, on one line, and shortens a long pointer (SPEC V3).
+func TestAppendValueErrorMessages(t *testing.T) {
+	loop := &vUser{Name: "loop"}
+	loop.Boss = loop
+	long := strings.Repeat("k", 300)
+	cases := []struct {
+		name, mask string
+		depth      int
+		v          any
+		want       string
+	}{
+		{"array", `{"a":{"b":true}}`, 3, map[string]any{"a": []any{[]any{[]any{1}}}},
+			`jsonmask: value nested deeper than 3 levels (/a/0/0)`},
+		{"control bytes", `{"a\n":true}`, 2, map[string]any{"a\n": []any{[]any{1}}},
+			`jsonmask: value nested deeper than 2 levels (/a\n/0)`},
+		{"escaped pointer", `{"a/b":{"~":true}}`, 2, map[string]any{"a/b": map[string]any{"~": []any{}}},
+			`jsonmask: value nested deeper than 2 levels (/a~1b/~0)`},
+		{"long pointer", `{"` + long + `":{"x":true}}`, 2, map[string]any{long: map[string]any{"x": []any{1}}},
+			`jsonmask: value nested deeper than 2 levels (/` + strings.Repeat("k", 99) + `…` + strings.Repeat("k", 98) + `/x)`},
+		{"cycle kept whole", `{"boss":true}`, 5, loop, `jsonmask: value nested deeper than 5 levels (/boss/boss/boss/boss/boss)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(c.mask, jsonmask.WithMaxDepth(c.depth))
+			_, err := m.AppendValue(nil, c.v)
+			if !errors.Is(err, jsonmask.ErrMaxDepth) || err.Error() != c.want {
+				t.Errorf("got  %v\nwant %s", err, c.want)
+			}
+		})
+	}
+	// A cycle under the default limit: encoding/json's error, as soon as it
+	// would find it (1000 pointers deep), not 10000 levels later.
+	_, err := jsonmask.MustCompile(`{"boss":true}`).AppendValue(nil, loop)
+	var uv *json.UnsupportedValueError
+	if !errors.As(err, &uv) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("a cycle: %v", err)
+	}
+}
+
+// TestAppendValueConcurrentPlans: goroutines that mask values of new types
+// at once build the same plans at once, and all get the right bytes (run
+// with -race).
+func TestAppendValueConcurrentPlans(t *testing.T) {
+	m := jsonmask.MustCompile(`{"items":{"id":true,"owner":{"name":true}},"name":true,"id":{}}`)
+	values := []any{
+		&allocPageForRace{Items: []allocItemForRace{{ID: 1, Owner: &allocItemForRace{Name: "o", Secret: "CANARY"}, Secret: "CANARY"}}},
+		vAccount{vBase{1}, "n"}, &vUser{Name: "u", ID: 2}, map[string]vUser{"x": {}},
+	}
+	want := make([][]byte, len(values))
+	for i, v := range values {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want[i], err = m.Append(nil, enc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 50 {
+				i := (g + k) % len(values)
+				if got, err := m.AppendValue(nil, values[i]); err != nil || !bytes.Equal(got, want[i]) {
+					t.Errorf("goroutine %d: %s, %v; want %s", g, got, err, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+type (
+	allocItemForRace struct {
+		ID     int               `json:"id"`
+		Name   string            `json:"name"`
+		Secret string            `json:"secret"`
+		Owner  *allocItemForRace `json:"owner"`
+	}
+	allocPageForRace struct {
+		Items []allocItemForRace `json:"items"`
+	}
+)

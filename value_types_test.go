@@ -203,6 +203,10 @@ type (
 		IN  json.Marshaler        `json:"in"`
 		Any any                   `json:"any"`
 	}
+	dHolder struct {
+		P dPtrJSON `json:"p"`
+		N int      `json:"n"`
+	}
 	dBadJSON   struct{ Out string }
 	dErrJSON   struct{}
 	dErrText   struct{}
@@ -375,6 +379,8 @@ func valueCases() []valueCase {
 		{name: "methods", v: dMethods{dValueJSON{1}, dPtrJSON{2}, &dPtrJSON{3}, nil, dValueText{"v"}, dPtrText{"p"}, dBothJSON{}, []dPtrJSON{{4}}, [1]dPtrJSON{{5}},
 			map[string]dPtrJSON{"k": {6}}, map[string]dValueJSON{"k": {7}}, &dPtrJSON{8}, nil, dPtrJSON{9}}},
 		{name: "methods behind a pointer", v: &dMethods{P: dPtrJSON{2}, TP: dPtrText{"p"}, A: [1]dPtrJSON{{5}}, Any: &dPtrText{"q"}}},
+		{name: "methods in map values", v: map[string]any{"s": map[string]dHolder{"k": {dPtrJSON{1}, 2}, "j": {}}, "a": map[string][1]dPtrJSON{"k": {{3}}},
+			"v": map[string]dValueJSON{"k": {4}}, "b": map[string]dBothJSON{"k": {5}}, "p": map[string]*dPtrJSON{"k": {6}}}},
 		{name: "methods in a map", v: map[string]any{"a": dPtrJSON{1}, "b": &dPtrJSON{2}, "c": dBothJSON{}, "d": &dBothJSON{}, "e": dValueText{"CANARY"}}},
 		{name: "json.RawMessage", v: map[string]any{"raw": json.RawMessage(` { "a" : [ 1 , 2 ] , "b" : "<>" } `), "nil": json.RawMessage(nil), "arr": json.RawMessage(`[{"a":1,"b":2}]`)}},
 		{name: "json.Number", v: map[string]any{"n": json.Number("-1.5e+10"), "z": json.Number(""), "i": json.Number("10000000000000000999")}},

@@ -664,6 +664,87 @@ func mapKeyFunc(t reflect.Type) (keyFunc, bool) {
 	return nil, false
 }
 
+// members appends to s.entries the members of map v that pick keeps (all,
+// if pick is nil), with their keys as keyName resolves them and the entry
+// that pick gives. Every key is resolved, as encoding/json resolves them (a
+// MarshalText may fail). The values kept are copied into one slice of type
+// values made for the map: three allocations a map (that slice, a holder
+// for the keys, the iterator), not two a member. That slice's elements can
+// be addressed, which a map's cannot: values is nil where that would change
+// the encoding (see addressed), and then each value is copied on its own.
+func (s *encState) members(v reflect.Value, keyName keyFunc, values reflect.Type, pick func(name string) (int32, bool)) error {
+	t := v.Type()
+	key := reflect.New(t.Key()).Elem()
+	var vals reflect.Value
+	if values != nil {
+		vals = reflect.MakeSlice(values, v.Len(), v.Len())
+	}
+	kept := 0
+	var it reflect.MapIter
+	it.Reset(v)
+	for it.Next() {
+		key.SetIterKey(&it)
+		name, err := keyName(key)
+		if err != nil {
+			return keyError(t, err)
+		}
+		node := int32(0)
+		if pick != nil {
+			var ok bool
+			if node, ok = pick(name); !ok {
+				continue
+			}
+		}
+		var val reflect.Value
+		if values != nil {
+			val = vals.Index(kept)
+			val.SetIterValue(&it)
+			kept++
+		} else {
+			val = it.Value()
+		}
+		s.entries = append(s.entries, mapEntry{name, val, node})
+	}
+	return nil
+}
+
+// valuesOf returns the type of the slice that members copies a map's values
+// of type t into, or nil where an addressable copy would not encode as the
+// map's own value does.
+func valuesOf(t reflect.Type) reflect.Type {
+	if addressed(t, map[reflect.Type]bool{}) {
+		return nil
+	}
+	return reflect.SliceOf(t)
+}
+
+// addressed reports whether encoding/json may encode an addressable value
+// of type t otherwise than one that is not: t, or a field or element held in
+// it (not behind a pointer, slice, map or interface, whose values are
+// addressable or not whatever holds them), has a method on its pointer only.
+func addressed(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if m, onAddr := methodOf(t, true); onAddr {
+		if plain, _ := methodOf(t, false); plain != m {
+			return true // only its pointer has this method
+		}
+	}
+	switch t.Kind() {
+	case reflect.Array:
+		return addressed(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if addressed(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // keyError is encoding/json's error for a key whose MarshalText fails.
 func keyError(t reflect.Type, err error) error {
 	return fmt.Errorf("json: encoding error for type %q: %q", t.String(), err.Error())
@@ -685,6 +766,7 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 		}
 	}
 	elem := encoderOf(t.Elem())
+	values := valuesOf(t.Elem())
 	return func(s *encState, v reflect.Value, _ bool) error {
 		if v.IsNil() {
 			s.b = append(s.b, "null"...)
@@ -698,12 +780,8 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 			return err
 		}
 		base := len(s.entries)
-		for it := v.MapRange(); it.Next(); {
-			name, err := keyName(it.Key())
-			if err != nil {
-				return keyError(t, err)
-			}
-			s.entries = append(s.entries, mapEntry{name: name, v: it.Value()})
+		if err := s.members(v, keyName, values, nil); err != nil {
+			return err
 		}
 		end := len(s.entries)
 		slices.SortFunc(s.entries[base:end], compareEntries)

@@ -572,6 +572,7 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 		}
 	}
 	keep := encoderOf(t.Elem())
+	values := valuesOf(t.Elem())
 	return func(s *encState, v reflect.Value, _ bool) (bool, error) {
 		if v.IsNil() {
 			return s.null()
@@ -583,20 +584,17 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 		if err := s.open('{'); err != nil {
 			return false, err
 		}
-		// Every key is resolved, as encoding/json resolves them (a key's
-		// MarshalText may fail); only the values of those node names are read.
 		base := len(s.entries)
-		key := reflect.New(t.Key()).Elem()
 		nk := s.enc.keysOf(node)
-		for it := v.MapRange(); it.Next(); {
-			key.SetIterKey(it)
-			name, err := keyName(key)
-			if err != nil {
-				return false, keyError(t, err)
+		err := s.members(v, keyName, values, func(name string) (int32, bool) {
+			en := s.lookup(nk, node, name)
+			if en == compile.NoEntry {
+				return 0, false
 			}
-			if en := s.lookup(nk, node, name); en != compile.NoEntry {
-				s.entries = append(s.entries, mapEntry{name, it.Value(), s.prog.Entry(en).Node})
-			}
+			return s.prog.Entry(en).Node, true
+		})
+		if err != nil {
+			return false, err
 		}
 		end := len(s.entries)
 		if end-base > 1 {
