@@ -72,9 +72,16 @@ func (s *encState) release(err error) {
 		s.entries, s.anyEntries, s.keys = s.entries[:0], s.anyEntries[:0], s.keys[:0]
 	}
 	clear(s.ptrSeen)
+	// What methods wrote may hold what the mask dropped: it goes, and so do
+	// buffers over 64 KiB.
+	clear(s.raw[:cap(s.raw)])
+	s.raw = s.raw[:0]
 	if cap(s.raw) > 64<<10 {
 		s.raw = nil
 	}
+	c := s.compact.Bytes()
+	clear(c[:cap(c)])
+	s.compact.Reset()
 	if s.compact.Cap() > 64<<10 {
 		s.compact = bytes.Buffer{}
 	}
