@@ -384,14 +384,14 @@ func TestAppendValueErrorMessages(t *testing.T) {
 		want       string
 	}{
 		{"array", `{"a":{"b":true}}`, 3, map[string]any{"a": []any{[]any{[]any{1}}}},
-			`jsonmask: value nested deeper than 3 levels (/a/0/0)`},
+			`jsonmask: value nested deeper than the limit of 3 (/a/0/0)`},
 		{"control bytes", `{"a\n":true}`, 2, map[string]any{"a\n": []any{[]any{1}}},
-			`jsonmask: value nested deeper than 2 levels (/a\n/0)`},
+			`jsonmask: value nested deeper than the limit of 2 (/a\n/0)`},
 		{"escaped pointer", `{"a/b":{"~":true}}`, 2, map[string]any{"a/b": map[string]any{"~": []any{}}},
-			`jsonmask: value nested deeper than 2 levels (/a~1b/~0)`},
+			`jsonmask: value nested deeper than the limit of 2 (/a~1b/~0)`},
 		{"long pointer", `{"` + long + `":{"x":true}}`, 2, map[string]any{long: map[string]any{"x": []any{1}}},
-			`jsonmask: value nested deeper than 2 levels (/` + strings.Repeat("k", 99) + `…` + strings.Repeat("k", 98) + `/x)`},
-		{"cycle kept whole", `{"boss":true}`, 5, loop, `jsonmask: value nested deeper than 5 levels (/boss/boss/boss/boss/boss)`},
+			`jsonmask: value nested deeper than the limit of 2 (/` + strings.Repeat("k", 99) + `…` + strings.Repeat("k", 98) + `/x)`},
+		{"cycle kept whole", `{"boss":true}`, 5, loop, `jsonmask: value nested deeper than the limit of 5 (/boss/boss/boss/boss/boss)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

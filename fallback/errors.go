@@ -21,12 +21,12 @@ type DepthError struct {
 	segs []string
 }
 
-// Error says what went wrong and where, e.g. `value nested deeper than 3
-// levels (/a/0/0)`, on one line: the pointer is quoted as Go quotes a string
+// Error says what went wrong and where, e.g. `value nested deeper than the
+// limit of 3 (/a/0/0)`, on one line: the pointer is quoted as Go quotes a string
 // (a key's control bytes cannot forge a log line), and a pointer longer than
 // 200 bytes is shortened to its head and tail. Pointer keeps it whole.
 func (e *DepthError) Error() string {
-	msg := "value nested deeper than " + strconv.Itoa(e.Limit) + " levels"
+	msg := "value nested deeper than the limit of " + strconv.Itoa(e.Limit)
 	if e.Pointer == "" {
 		return msg
 	}
