@@ -497,24 +497,26 @@ func (s *encState) appendMapAny(m map[string]any) error {
 	if err := s.open('{'); err != nil {
 		return err
 	}
-	base := len(s.anyEntries)
-	for k, v := range m {
-		s.anyEntries = append(s.anyEntries, anyEntry{name: k, v: v})
+	// The keys alone are sorted, then each value looked up again: moving
+	// strings is cheaper than moving key-value pairs.
+	base := len(s.keys)
+	for k := range m {
+		s.keys = append(s.keys, k)
 	}
-	end := len(s.anyEntries)
-	slices.SortFunc(s.anyEntries[base:end], compareAny)
+	end := len(s.keys)
+	slices.Sort(s.keys[base:end])
 	for i := base; i < end; i++ {
-		e := s.anyEntries[i]
+		k := s.keys[i]
 		if i > base {
 			s.b = append(s.b, ',')
 		}
-		s.b = append(appendString(s.b, e.name), ':')
-		if err := s.appendAny(e.v); err != nil {
-			return under(err, e.name)
+		s.b = append(appendString(s.b, k), ':')
+		if err := s.appendAny(m[k]); err != nil {
+			return under(err, k)
 		}
 	}
-	clear(s.anyEntries[base:end])
-	s.anyEntries = s.anyEntries[:base]
+	clear(s.keys[base:end])
+	s.keys = s.keys[:base]
 	s.close('}')
 	s.leave(self)
 	return nil
