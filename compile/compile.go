@@ -27,12 +27,21 @@ type member struct {
 	offset int64 // offset of the key in the mask
 }
 
-// Compile reads mask, a JSON object (SPEC M1), and builds its Program.
-// maxDepth bounds the mask's nesting like a document's (0: the default).
+// bom is the UTF-8 byte-order mark, which may begin a mask (SPEC M8).
+const bom = "\xEF\xBB\xBF"
+
+// Compile reads mask, a JSON object (SPEC M1) after an optional UTF-8
+// byte-order mark (M8), and builds its Program. maxDepth bounds the mask's
+// nesting like a document's (0: the default). Offsets in errors count the
+// byte-order mark.
 func Compile(mask []byte, maxDepth int) (*Program, error) {
 	var sc tokenizer.Scanner
 	sc.Reset(maxDepth)
-	tok, i, err := sc.Next(mask, 0)
+	start := 0
+	if strings.HasPrefix(string(mask), bom) {
+		start = len(bom)
+	}
+	tok, i, err := sc.Next(mask, start)
 	switch {
 	case err != nil:
 		return nil, syntaxError(err)
