@@ -93,10 +93,6 @@ func (r *Reader) sticky(err error) error {
 	return r.err
 }
 
-// ErrClosed is returned by a Reader's Read after Close, and by a Writer's
-// Write after Close.
-var ErrClosed = stream.ErrClosed
-
 // NewWriter returns a writer that masks what is written to it into w: push
 // style, to wrap an http.ResponseWriter. Output is held up to the window
 // size; Flush writes it at once. Close must be called: it writes the rest and

@@ -301,7 +301,7 @@ func (wr *Writer) Close() error {
 
 // ErrClosed is what a Writer returns after Close, and a Reader after Stop
 // with it.
-var ErrClosed = errors.New("jsonmask: use of a closed masked stream")
+var ErrClosed = errors.New("use of a closed masked stream")
 
 func (wr *Writer) fail(err error) {
 	wr.err = err

@@ -25,11 +25,11 @@ type Config struct {
 
 // ErrInputTooLarge is wrapped by the *Error for an input longer than
 // Config.MaxInput.
-var ErrInputTooLarge = errors.New("jsonmask: input too large")
+var ErrInputTooLarge = errors.New("input too large")
 
 // ErrNotObject is wrapped by the *Error for a body that Config.Strict
 // rejects because it would pass through unmasked (SPEC B5).
-var ErrNotObject = errors.New("jsonmask: body is not a JSON object")
+var ErrNotObject = errors.New("body is not a JSON object")
 
 // Phases of a document.
 const (
@@ -345,10 +345,14 @@ func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
 	return append(dst, byte(tok.Kind)), i, nil
 }
 
-// keyCap bounds the bytes kept of a key across windows: enough for any key
-// that can match (6 raw bytes per unescaped byte, and the quotes), and for
-// naming short dropped keys in errors.
-func (m *Machine) keyCap() int { return max(256, 6*m.prog.MaxKeyLen()+2) }
+// maxNamedKey is the longest raw key, quotes not counted, of a dropped
+// member that errors name (SPEC V3).
+const maxNamedKey = 256
+
+// keyCap bounds the bytes kept of a key across windows, quotes included:
+// enough for any key that can match (6 raw bytes per unescaped byte), and
+// for naming dropped keys in errors.
+func (m *Machine) keyCap() int { return 2 + max(maxNamedKey, 6*m.prog.MaxKeyLen()) }
 
 // keepKey copies the current key out of the window that is about to go away.
 func (m *Machine) keepKey() {

@@ -6,15 +6,16 @@ import (
 )
 
 // ErrMaxDepth is wrapped by the [Error] returned when a document nests deeper
-// than the scanner's MaxDepth.
-var ErrMaxDepth = errors.New("jsonmask: maximum nesting depth exceeded")
+// than the limit given to [Scanner.Reset].
+var ErrMaxDepth = errors.New("maximum nesting depth exceeded")
 
 // ErrTokenTooLarge is wrapped by the [Error] for a string or number longer
-// than the scanner's MaxToken.
-var ErrTokenTooLarge = errors.New("jsonmask: string or number too large")
+// than the limit given to [Scanner.SetMaxToken].
+var ErrTokenTooLarge = errors.New("string or number too large")
 
 // Error is a syntax error at a byte offset. It is allocated only when a
-// document is rejected; scanning valid input allocates nothing.
+// document is rejected; scanning valid input allocates nothing. Its message
+// has no "jsonmask: " prefix: the front door adds it.
 type Error struct {
 	Offset int64  // offset of the offending byte, or the input length at a premature end
 	Msg    string // what went wrong, without the offset
