@@ -65,12 +65,17 @@
 //     never uses the Go stack per level, so no input can overflow it.
 //   - Memory is bounded: streaming holds the window (WithBufferSize); each
 //     call in flight holds about 33 KB, allocated once and pooled, most of it
-//     what the tokenizer remembers of layouts; then a few bytes per nesting
-//     level, and at most 6 bytes per byte of the mask's longest key, whatever
-//     the size of the body or of any string in it. One exception: whitespace
-//     before the first byte of a body is kept, as runs (a gigabyte of spaces
-//     is a few bytes), until the body is classified, so that it can be passed
-//     through if it is not an object.
+//     what the tokenizer remembers of layouts; and at most 6 bytes per byte
+//     of the mask's longest key, whatever the size of the body or of any
+//     string in it. Nesting costs a bit per level inside values dropped or
+//     kept whole, and 32 bytes per level that the mask recurses into (under
+//     64 with the slack of a growing stack; a call that goes deeper than any
+//     before it allocates about 160 bytes per such level as the stack grows,
+//     and one deeper than 2048 such levels is not pooled). A mask nested that
+//     deep takes about 150 bytes per level itself. Whitespace before the
+//     first byte of a body is kept until the body is classified, so that it
+//     can be passed through if it is not an object: at most half a byte per
+//     byte whatever its pattern, a few bytes for a run of one character.
 //   - Time is linear in the input, whatever its shape: deep nesting, long
 //     strings, keys or numbers, many or duplicate keys.
 //   - Limits, off by default: WithMaxDepth (on, 10000), WithMaxInputSize for

@@ -67,7 +67,9 @@ func WithTrustedInput(on bool) Option {
 // WithMaxDepth sets the nesting limit (SPEC V2): a document, or a mask, that
 // nests deeper is rejected with an error that wraps ErrMaxDepth, whether the
 // deep part is kept or dropped. n must be at least 1. Default:
-// DefaultMaxDepth. Memory grows by a few bytes per level actually used.
+// DefaultMaxDepth. Memory grows with the levels actually used: a bit per
+// level inside values dropped or kept whole, 32 bytes per level that the
+// mask recurses into (see the package doc's Security considerations).
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
