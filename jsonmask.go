@@ -13,9 +13,7 @@ import (
 // response.
 type Mask struct {
 	prog *compile.Program
-	opts config        // the options, for With
-	cfg  stream.Config // what the machine needs of them
-	buf  int           // streaming window size
+	cfg  config
 }
 
 // Compile compiles a mask: a JSON object whose members are true (keep the
@@ -30,7 +28,7 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := compile.Compile(mask, c.maxDepth)
+	prog, err := compile.Compile(mask, c.MaxDepth)
 	if err != nil {
 		return nil, convertMask(err)
 	}
@@ -44,7 +42,7 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 // mask's own nesting was checked against the limit Compile was given; a
 // smaller WithMaxDepth here limits documents only.
 func (m *Mask) With(opts ...Option) (*Mask, error) {
-	c, err := m.opts.with(opts)
+	c, err := m.cfg.with(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +56,8 @@ func (c config) with(opts []Option) (config, error) {
 			return config{}, err
 		}
 	}
-	if c.maxDepth == 0 {
-		c.maxDepth = DefaultMaxDepth
+	if c.MaxDepth == 0 {
+		c.MaxDepth = DefaultMaxDepth
 	}
 	if c.bufferSize == 0 {
 		c.bufferSize = DefaultBufferSize
@@ -67,12 +65,7 @@ func (c config) with(opts []Option) (config, error) {
 	return c, nil
 }
 
-func (c config) mask(prog *compile.Program) *Mask {
-	return &Mask{prog: prog, opts: c, buf: c.bufferSize, cfg: stream.Config{
-		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted, Strict: c.strict,
-		NDJSON: c.ndjson, MaxDepth: c.maxDepth, MaxInput: c.maxInput, MaxToken: c.maxToken,
-	}}
-}
+func (c config) mask(prog *compile.Program) *Mask { return &Mask{prog: prog, cfg: c} }
 
 // MustCompile is like Compile but panics if the mask does not compile. It is
 // meant for masks written in the program's source, in package-level variables.
@@ -88,7 +81,7 @@ var machines = sync.Pool{New: func() any { return new(stream.Machine) }}
 
 func (m *Mask) machine() *stream.Machine {
 	mc := machines.Get().(*stream.Machine)
-	mc.Reset(m.prog, m.cfg)
+	mc.Reset(m.prog, m.cfg.Config)
 	return mc
 }
 

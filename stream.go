@@ -11,7 +11,7 @@ var streams = sync.Pool{New: func() any { return new(stream.Stream) }}
 
 func (m *Mask) stream() *stream.Stream {
 	s := streams.Get().(*stream.Stream)
-	s.Reset(m.prog, m.cfg, m.buf)
+	s.Reset(m.prog, m.cfg.Config, m.cfg.bufferSize)
 	return s
 }
 
