@@ -290,7 +290,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		dst, i, err = m.mask(dst, src, i)
 	}
 	if err == nil && m.phase == phTrail {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		_, i, err = m.sc.Peek(src, i)
 		err = m.fail(err)
 	}
@@ -298,7 +298,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		err = m.fail(m.sc.CheckToken(len(src)))
 	}
 	if err == nil && final && m.phase == phMask {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		err = m.fail(m.sc.End(len(src)))
 	}
 	if err != nil {
@@ -336,7 +336,7 @@ func (m *Machine) strict(src []byte, i int) error {
 
 // start opens the masked root at src[i].
 func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
-	m.sc.Base = m.off
+	m.sc.SetBase(m.off)
 	tok, i, err := m.sc.Next(src, i)
 	if err != nil {
 		return dst, i, m.fail(err)

@@ -15,16 +15,17 @@
 // in the window and leave the rest to them, having consumed nothing:
 // [Scanner.Members] reads a run of plain members (key and scalar value) into
 // spans in one loop, [Scanner.Element] what comes before an array element,
-// [Scanner.Scalar] one scalar.
-// [Scanner.Value] and [Scanner.SkipTrusted] consume a whole value in tight
-// loops, copying it without whitespace or dropping it.
+// [Scanner.Scalar] one scalar. [Scanner.SkipValue], [Scanner.AppendValue],
+// [Scanner.SkipTrusted] and [Scanner.AppendTrusted] consume a whole value in
+// tight loops, dropping it or appending it without whitespace to the buffer
+// the call is given and returns.
 //
 // Validation follows RFC 8259 in full: structure, string escapes, raw control
 // characters, UTF-8 (RFC 3629: no overlong forms, no encoded surrogates, nothing
 // above U+10FFFF), number grammar and literals. Escaped lone surrogates such as
 // "\ud800" are grammatical and accepted. [Scanner.SkipTrusted] is the exception:
 // it checks only string quoting and bracket nesting. On amd64 it and
-// [Scanner.CopyTrusted] take 64-byte blocks with assembly kernels: AVX2 to
+// [Scanner.AppendTrusted] take 64-byte blocks with assembly kernels: AVX2 to
 // classify one block, and AVX-512 (BW, VBMI2) for runs of blocks in which the
 // value neither ends nor nests too deep, dropping whitespace with VPCOMPRESSB;
 // and in a string taken whole in trusted mode, AVX-512 finds the closing quote

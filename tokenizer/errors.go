@@ -44,20 +44,20 @@ const (
 )
 
 func (s *Scanner) errChar(src []byte, i int, context string) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "invalid character " + QuoteChar(src[i]) + " " + context}
+	return &Error{Offset: s.offset + int64(i), Msg: "invalid character " + QuoteChar(src[i]) + " " + context}
 }
 
 func (s *Scanner) errAt(i int, msg string) error {
-	return &Error{Offset: s.Base + int64(i), Msg: msg}
+	return &Error{Offset: s.offset + int64(i), Msg: msg}
 }
 
 // errEOF reports a document that ended before it was complete.
 func (s *Scanner) errEOF(i int) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "unexpected end of JSON input"}
+	return &Error{Offset: s.offset + int64(i), Msg: "unexpected end of JSON input"}
 }
 
 func (s *Scanner) errDepth(i int) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "exceeded max depth " + strconv.Itoa(s.MaxDepth), Err: ErrMaxDepth}
+	return &Error{Offset: s.offset + int64(i), Msg: "exceeded max depth " + strconv.Itoa(s.maxDepth), Err: ErrMaxDepth}
 }
 
 // QuoteChar formats c for an error message: 'x', '\”, '"', '\n', '\xff'.

@@ -28,14 +28,13 @@ func eachWindow(doc, splits []byte, f func(off int, w []byte) (stop bool)) {
 // by splits as eachWindow does, copying to a buffer of outCap bytes, and
 // returns where the value ended (-1: the windows ended first), the copy and
 // the error.
-func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(w []byte) (int, bool, error)) (end int, out []byte, err error) {
+func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(out, w []byte) ([]byte, int, bool, error)) (end int, out []byte, err error) {
 	end, out = -1, make([]byte, 0, outCap)
 	eachWindow(doc, splits, func(off int, w []byte) bool {
-		s.Base, s.Out = int64(off), out
+		s.SetBase(int64(off))
 		var i int
 		var done bool
-		i, done, err = step(w)
-		if out = s.Out; err != nil || done {
+		if out, i, done, err = step(out, w); err != nil || done {
 			end = off + i
 			return true
 		}
@@ -44,7 +43,7 @@ func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(w []byte) (in
 	return end, out, err
 }
 
-// trustedRun scans doc as one value with SkipTrusted or CopyTrusted, in
+// trustedRun scans doc as one value with SkipTrusted or AppendTrusted, in
 // windows cut by splits, with the kernels or the byte loops (kernel false),
 // with the AVX-512 kernel or its Go twin (wide), and returns where it
 // stopped, the copy and the error. The copy starts in a buffer of outCap
@@ -54,17 +53,19 @@ func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, [
 	var s Scanner
 	s.noKernel, s.noWide = !kernel, !wide
 	s.Reset(0)
-	step := s.SkipTrusted
-	if copy {
-		step = s.CopyTrusted
-	}
-	return scanRun(&s, doc, splits, outCap, func(w []byte) (int, bool, error) { return step(w, 0) })
+	return scanRun(&s, doc, splits, outCap, func(out, w []byte) ([]byte, int, bool, error) {
+		if copy {
+			return s.AppendTrusted(out, w, 0)
+		}
+		i, done, err := s.SkipTrusted(w, 0)
+		return out, i, done, err
+	})
 }
 
 // FuzzKernels checks the kernels and the block scan built on them against
 // their pure-Go twins: the same masks for any block; quietBlocks the same
 // with the AVX-512 kernel and without; quotedEnd and stringRun the same with
-// either and a byte at a time; Value the same end, copy and error with
+// either and a byte at a time; SkipValue and AppendValue the same end, copy and error with
 // stringRun and without; and for any document and any split,
 // the same end, copy and error from the block scan (kernel or twin) as from
 // the byte loops.

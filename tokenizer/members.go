@@ -20,9 +20,9 @@ type MemberSpan struct {
 // or a member's value) into spans: as many as fit, in one tight loop. It
 // reads a member only when its head (the ',' before it, its key and ':') is
 // whole in the window and well formed; it reads the member's value too when
-// that is a scalar that [Scanner.Scalar] would take, or in trusted mode
-// [Scanner.ScalarTrusted], so that the verdict does not depend on the split
-// (SPEC S1).
+// that is a scalar that [Scanner.Scalar] would take (in trusted mode when
+// trusted is true), so that the verdict does not depend on the split (SPEC
+// S1).
 //
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
@@ -159,7 +159,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				}
 			}
 		}
-		if j >= len(src) || ke-ks > s.MaxToken {
+		if j >= len(src) || ke-ks > s.maxToken {
 			break
 		}
 		sp := &spans[n]
@@ -184,7 +184,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 }
 
 // skipSpace1 is skipSpace with the run of one space, as around a
-// pretty-printed ':', taken without its loop. It does not inline, so Value,
+// pretty-printed ':', taken without its loop. It does not inline, so value,
 // which meets that space before most pretty-printed values, writes it out.
 func skipSpace1(src []byte, j int) int {
 	if oneSpace(src, j) {
@@ -322,7 +322,7 @@ func lowBytes(n int) uint64 {
 // checked the slow way is remembered, so a match is valid.
 type layout struct {
 	runs             [8]depthRuns
-	sep              pattern // in Value, from the ',' after a number to the next number
+	sep              pattern // in value, from the ',' after a number to the next number
 	colon, colonMask uint64
 	colonN           int
 }

@@ -13,7 +13,7 @@ type quietState struct {
 	inStr   uint64 // all ones when the next block starts inside a string, else 0
 	escaped bool   // a backslash at the end of the last block escapes the next block's first byte
 	depth   int    // brackets open in the value being scanned
-	room    int    // depth must stay below room: MaxDepth less the depth the value began at
+	room    int    // depth must stay below room: maxDepth less the depth the value began at
 }
 
 // quietBlocks scans, from src[0], the whole 64-byte blocks of a trusted

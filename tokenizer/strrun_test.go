@@ -135,7 +135,13 @@ func valueRuns(doc, splits []byte, copy, run, wide bool) (int, []byte, error) {
 	var s Scanner
 	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
 	s.Reset(0)
-	return scanRun(&s, doc, splits, 0, func(w []byte) (int, bool, error) { return s.Value(w, 0, copy) })
+	return scanRun(&s, doc, splits, 0, func(out, w []byte) ([]byte, int, bool, error) {
+		if copy {
+			return s.AppendValue(out, w, 0)
+		}
+		i, done, err := s.SkipValue(w, 0)
+		return out, i, done, err
+	})
 }
 
 // tokensRun reads doc token by token with Next, in windows cut by splits
@@ -147,7 +153,7 @@ func tokensRun(doc, splits []byte, run, wide bool) string {
 	s.Reset(0)
 	var b bytes.Buffer
 	eachWindow(doc, splits, func(off int, w []byte) bool {
-		s.Base = int64(off)
+		s.SetBase(int64(off))
 		for i := 0; i < len(w); {
 			tok, j, err := s.Next(w, i)
 			if err != nil {
