@@ -17,7 +17,7 @@ func (m *Mask) stream() *stream.Stream {
 
 func releaseStream(s *stream.Stream) {
 	if s.Small() {
-		s.M.Reset(nil, stream.Config{})
+		s.Reset(nil, stream.Config{}, 0)
 		streams.Put(s)
 	}
 }

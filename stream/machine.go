@@ -120,7 +120,9 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 	return &l[(head+uint64(node)<<3)%uint64(len(l))]
 }
 
-// Reset prepares m for a new input masked by prog with cfg.
+// Reset prepares m for a new input masked by prog with cfg. Reset(nil,
+// Config{}) lets go of the program, and of any caller's bytes: for a Machine
+// kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 	m.input = input{prog: prog, cfg: cfg, line: 1}
 	if m.found == nil {
