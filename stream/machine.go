@@ -102,8 +102,10 @@ type input struct {
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
 // what Program.Lookup answered for them in a node of a program: direct-mapped,
-// by Head and node (see slot). An entry holds for its program's ID only, so
-// that a Machine that masks for several programs in turn needs no clearing.
+// by Head and node (see slot). A Head names one key for the life of the
+// process, whichever Scanner gave it, and a program's ID is never reused, so
+// an entry can never be stale: a Machine that masks for several programs in
+// turn, or is given another Scanner, needs no clearing.
 type lookups [64]lookup
 
 // lookup is Program.Lookup's answer, entry, for the key named head in node,

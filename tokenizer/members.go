@@ -1,6 +1,9 @@
 package tokenizer
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync/atomic"
+)
 
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
 // quotes included, whether the key holds a backslash escape, and its value's
@@ -11,8 +14,8 @@ type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
 	// Head, when not 0, names the bytes of the key: every span with the
-	// same Head from this Scanner, in any document, has the same key. A
-	// caller may keep what it found for a key by its Head.
+	// same Head, from any Scanner in the process and in any document, has
+	// the same key. A caller may keep what it found for a key by its Head.
 	Head uint64
 }
 
@@ -47,7 +50,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	if s.heads == nil {
-		s.heads = new(headTable)
+		s.heads = newHeadTable()
 	}
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	if state == stKeyOrEnd {
@@ -151,8 +154,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			if hs.next < len(hs.h) && !escaped {
 				if h.missed || h.n == 0 {
 					if h.set(src, i, j, ks, ke, state) {
-						s.heads.gen++
-						h.gen, head = s.heads.gen, s.heads.gen
+						h.gen = s.heads.name()
+						head = h.gen
 					}
 				} else {
 					h.missed = true
@@ -328,10 +331,26 @@ type layout struct {
 }
 
 // headTable is what Members remembers of members, per depth (modulo 8), and
-// the number of heads it has learned: each head's gen, which names its bytes.
+// the last name it gave a head it learned (MemberSpan.Head).
 type headTable struct {
 	d   [8]memberHeads
 	gen uint64
+}
+
+// headBlocks counts the blocks of 1<<32 head names handed out in the process:
+// one to each headTable, and another when it has used up its own. So a name
+// means the same key for the life of the process, whichever Scanner gave it,
+// and a cache of what a name's key stands for can never hold a stale entry.
+var headBlocks atomic.Uint64
+
+func newHeadTable() *headTable { return &headTable{gen: headBlocks.Add(1) << 32} }
+
+// name returns a name that no head has had: never 0, never another table's.
+func (t *headTable) name() uint64 {
+	if t.gen++; t.gen&(1<<32-1) == 0 { // this table's block is used up
+		t.gen = headBlocks.Add(1)<<32 | 1
+	}
+	return t.gen
 }
 
 // memberHeads is what Members remembers of the members of objects at one
@@ -353,7 +372,7 @@ type memberHead struct {
 	key, keyEnd int // where the key's quotes are, from the start
 	st          uint8
 	missed      bool   // the last member at this place did not match
-	gen         uint64 // when it was learned: MemberSpan.Head
+	gen         uint64 // its name, given when it was learned: MemberSpan.Head
 }
 
 // set makes src[i:j], a member's head read and checked in state st with its
