@@ -36,6 +36,15 @@
 // (the escaped-text twin only in tests: elsewhere the byte loop is faster),
 // and the fuzz target FuzzKernels compares them.
 //
+// Each kernel is a file triple and a twin: classify (AVX2), quietBlocks,
+// escapedQuote and stringRun (AVX-512) each have x_amd64.go (the dispatch),
+// x_amd64.s (the kernel; struct fields through go_asm.h, shared macros in
+// kernels_amd64.h) and x_other.go (the twin's dispatch, for other
+// architectures and noasm), the twin itself in x.go. What the CPU has is
+// detected once, in cpu_amd64.go; kernels.go says which kernels run, which
+// tests lower to run every path this CPU can (kernels=none, avx2, twins,
+// avx512).
+//
 // A Scanner is not safe for concurrent use; it is small and meant to be reused
 // after [Scanner.Reset].
 package tokenizer

@@ -44,22 +44,23 @@ func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(out, w []byte
 }
 
 // trustedRun scans doc as one value with SkipTrusted or AppendTrusted, in
-// windows cut by splits, with the kernels or the byte loops (kernel false),
-// with the AVX-512 kernel or its Go twin (wide), and returns where it
-// stopped, the copy and the error. The copy starts in a buffer of outCap
-// bytes, so that a small one makes the block scan take blocks a bracket at
-// a time for want of room.
-func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, []byte, error) {
-	var s Scanner
-	s.noKernel, s.noWide = !kernel, !wide
-	s.Reset(0)
-	return scanRun(&s, doc, splits, outCap, func(out, w []byte) ([]byte, int, bool, error) {
-		if copy {
-			return s.AppendTrusted(out, w, 0)
-		}
-		i, done, err := s.SkipTrusted(w, 0)
-		return out, i, done, err
+// windows cut by splits, under kernel set k (kernelsNone: the byte loops),
+// and returns where it stopped, the copy and the error. The copy starts in a
+// buffer of outCap bytes, so that a small one makes the block scan take
+// blocks a bracket at a time for want of room.
+func trustedRun(doc, splits []byte, copy bool, k kernelSet, outCap int) (end int, out []byte, err error) {
+	withKernels(k, func() {
+		var s Scanner
+		s.Reset(0)
+		end, out, err = scanRun(&s, doc, splits, outCap, func(out, w []byte) ([]byte, int, bool, error) {
+			if copy {
+				return s.AppendTrusted(out, w, 0)
+			}
+			i, done, err := s.SkipTrusted(w, 0)
+			return out, i, done, err
+		})
 	})
+	return end, out, err
 }
 
 // FuzzKernels checks the kernels and the block scan built on them against
@@ -83,7 +84,7 @@ func FuzzKernels(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc, splits []byte, copy bool, outCap uint16) {
 		if len(doc) >= 64 {
 			var got blockMasks
-			classify((*[64]byte)(doc[:64]), &got)
+			withKernels(kernelsAVX512, func() { classify((*[64]byte)(doc[:64]), &got) })
 			if want := classifyGeneric((*[64]byte)(doc[:64])); got != want {
 				t.Fatalf("classify(%q) = %+v, want %+v", doc[:64], got, want)
 			}
@@ -96,20 +97,18 @@ func FuzzKernels(f *testing.F) {
 		}
 		checkStringRun(t, doc)
 		checkValueRuns(t, doc, splits)
-		want := quotedEndBytes(doc, 0)
-		for _, wide := range []bool{true, false} {
-			if got := quotedEnd(doc, 0, wide); got != want {
-				t.Fatalf("quotedEnd(%q, 0, wide %v) = %d, want %d", doc, wide, got, want)
-			}
-		}
+		checkQuotedEnd(t, doc, 0)
 		if len(doc) == 0 || doc[0] != '{' && doc[0] != '[' {
 			return
 		}
-		wi, wout, werr := trustedRun(doc, nil, copy, false, false, 0)
-		for _, wide := range []bool{true, false} {
-			gi, gout, gerr := trustedRun(doc, splits, copy, true, wide, int(outCap))
+		wi, wout, werr := trustedRun(doc, nil, copy, kernelsNone, 0)
+		for _, k := range kernelSets[1:] {
+			if !k.available() {
+				continue
+			}
+			gi, gout, gerr := trustedRun(doc, splits, copy, k, int(outCap))
 			if gi != wi || !bytes.Equal(gout, wout) || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
-				t.Fatalf("doc %q splits %v copy %v wide %v out cap %d\nblocks: end %d out %q err %v\nbytes:  end %d out %q err %v", doc, splits, copy, wide, outCap, gi, gout, gerr, wi, wout, werr)
+				t.Fatalf("doc %q splits %v copy %v %s out cap %d\nblocks: end %d out %q err %v\nbytes:  end %d out %q err %v", doc, splits, copy, k.name, outCap, gi, gout, gerr, wi, wout, werr)
 			}
 		}
 	})

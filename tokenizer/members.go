@@ -284,7 +284,7 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 // every backslash; from the first one, whole 64-byte blocks go to
 // escapedQuote instead, which finds the quote with the block scan's escape
 // masks.
-func quotedEnd(src []byte, i int, wide bool) int {
+func quotedEnd(src []byte, i int) int {
 	for {
 		i = quoteOrBackslashAt(src, i)
 		switch {
@@ -295,7 +295,7 @@ func quotedEnd(src []byte, i int, wide bool) int {
 		}
 		if i+64 <= len(src) {
 			// At the quote when there is one in the blocks, else past them.
-			n, escaped := escapedQuote(src[i:], wide)
+			n, escaped := escapedQuote(src[i:])
 			if i += n; escaped {
 				i++ // the byte that a backslash at the blocks' end escapes
 			}

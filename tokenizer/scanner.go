@@ -68,8 +68,6 @@ type Scanner struct {
 	// line takes to read.
 	layout layout     // Members' memory of how members are laid out
 	heads  *headTable // Members' memory of members, per depth
-
-	knobs // set by tests, kept by Reset
 }
 
 // doc is the grammar state of the document being read.
@@ -90,14 +88,6 @@ type doc struct {
 	tdepth  int // bracket depth inside a trusted skip
 
 	tokStart int64 // offset in the input where the current string or number began
-}
-
-// knobs are the Scanner's test switches. The zero value is what runs in
-// production.
-type knobs struct {
-	noKernel bool // run the pure-Go loops where a kernel would run
-	noWide   bool // run the Go twins of the AVX-512 kernels where they would run
-	forceRun bool // str calls stringRun's Go twin even where there is no kernel
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -387,7 +377,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
 			j++
 		} else if trusted {
-			j = quotedEnd(src, j, !s.noWide)
+			j = quotedEnd(src, j)
 		} else {
 			j, _ = s.stringRest(src, j)
 		}

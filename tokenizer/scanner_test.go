@@ -100,7 +100,9 @@ func suiteFiles(t *testing.T) map[string][]byte {
 // the valid ones, with both ways of scanning at several window sizes: valid
 // exactly when the standard library says so, and AppendValue's copy is
 // json.Compact's output.
-func TestAgainstOracle(t *testing.T) {
+func TestAgainstOracle(t *testing.T) { eachKernelSet(t, testAgainstOracle) }
+
+func testAgainstOracle(t *testing.T) {
 	docs := suiteFiles(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, doc := range docs {
@@ -144,7 +146,9 @@ func TestAgainstOracle(t *testing.T) {
 
 // TestErrorOffsets checks that errors point at the byte at fault, at every
 // window size.
-func TestErrorOffsets(t *testing.T) {
+func TestErrorOffsets(t *testing.T) { eachKernelSet(t, testErrorOffsets) }
+
+func testErrorOffsets(t *testing.T) {
 	for _, c := range []struct {
 		doc    string
 		offset int64
@@ -340,7 +344,9 @@ func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
 
 // TestTrustedSkip checks that on valid input a trusted skip ends exactly where
 // a validating one does, at every window size.
-func TestTrustedSkip(t *testing.T) {
+func TestTrustedSkip(t *testing.T) { eachKernelSet(t, testTrustedSkip) }
+
+func testTrustedSkip(t *testing.T) {
 	n := 0
 	for name, doc := range suiteFiles(t) {
 		k := valueKind[firstNonSpace(doc)]
@@ -374,7 +380,9 @@ func firstNonSpace(doc []byte) byte {
 // valid sequences, the edges of each lead byte's range, broken, cut and stray
 // bytes, and broken and cut escapes, in values and keys, against the oracle,
 // with the same verdict and error at every window.
-func TestMultibyteRuns(t *testing.T) {
+func TestMultibyteRuns(t *testing.T) { eachKernelSet(t, testMultibyteRuns) }
+
+func testMultibyteRuns(t *testing.T) {
 	pieces := []string{
 		"a", "é", "ß", "\u07ff", "\u0800", "日本語", "\ud7ff", "\ue000", "\uffff", "😋", "\U0010ffff",
 		"\xc2\x80", "\xdf\xbf", "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",

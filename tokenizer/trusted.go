@@ -62,7 +62,7 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	// of quiet blocks by quietBlocks (one AVX-512 call for many), the others
 	// a bracket at a time. Not when strings must be measured
 	// (WithMaxTokenSize), which the byte loops do.
-	useBlocks := hasAVX2 && s.maxToken == math.MaxInt && !s.noKernel
+	useBlocks := hasAVX2 && s.maxToken == math.MaxInt
 	var inStr bool
 	var st quietState // the block scan's state
 	switch s.trusted {
@@ -231,11 +231,11 @@ blocks:
 		if copy {
 			s.out = append(s.out, src[run:i]...)
 			var w int
-			n, w = quietBlocks(src[i:], s.out[len(s.out):cap(s.out)], true, !s.noWide, &st)
+			n, w = quietBlocks(src[i:], s.out[len(s.out):cap(s.out)], true, &st)
 			s.out = s.out[:len(s.out)+w]
 			run = i + n
 		} else {
-			n, _ = quietBlocks(src[i:], nil, false, !s.noWide, &st)
+			n, _ = quietBlocks(src[i:], nil, false, &st)
 		}
 		if i += n; i+64 > len(src) {
 			break
