@@ -55,3 +55,25 @@ func TestHeadNames(t *testing.T) {
 		t.Fatalf("only %d heads named: the test learns too little", len(keyOf))
 	}
 }
+
+// TestWalkMembers checks the walk that BenchmarkMembers measures, Members,
+// Element and Scalar as the machine drives them, against the oracle on
+// JSONTestSuite's objects and arrays: it must accept exactly the valid ones.
+func TestWalkMembers(t *testing.T) {
+	eachKernelSet(t, func(t *testing.T) {
+		for name, doc := range suiteFiles(t) {
+			k := None
+			if i := skipSpace(doc, 0); i < len(doc) {
+				k = ValueKind(doc[i])
+			}
+			if k != ObjectStart && k != ArrayStart {
+				continue
+			}
+			var s Scanner
+			s.Reset(0)
+			if err := walkMembers(&s, doc); (err == nil) != oracle(doc) {
+				t.Errorf("%s: walk err %v, valid %v", name, err, oracle(doc))
+			}
+		}
+	})
+}
