@@ -26,8 +26,9 @@ type quietState struct {
 // bytes written to out: each block without the whitespace and control bytes
 // outside its strings. st goes on past the blocks scanned.
 //
-// The block loop of the trusted scan relies on it; the AVX-512 kernel does
-// the same where the CPU has it, and is fuzzed against this twin.
+// The block loop of the trusted scan relies on it, where AVX2 runs (it
+// classifies with classify); the AVX-512 kernel does the same where the CPU
+// has it, and is fuzzed against this twin.
 func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 	limit := len(src)
 	if copy {
