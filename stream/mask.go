@@ -6,7 +6,23 @@ import (
 )
 
 // mask runs the masked levels over src from i until the window ends, the root
-// closes, or the input is rejected.
+// closes, or the input is rejected. What it does next is m.op:
+//
+//	opToken      the innermost frame's next element (an array: Element,
+//	             else Peek) or run of members (an object: Members, else
+//	             Next), or its closing bracket
+//	opKey        the rest of a key that the last window cut, then opValue
+//	opValue      the value after a key: dropped (opSkip) or decided (value)
+//	opSkip       a dropped value, skipped to its end, then opToken
+//	opCheckCopy  a kept container, checked by sc and copied by cp, window by
+//	             window, then opToken
+//	opCopy       a kept value, checked and copied by sc, then opToken
+//
+// value pushes a frame for a container the mask recurses into and sets
+// opToken, opCopy or opCheckCopy; a closing bracket pops one, and the root's
+// ends the masked levels (phTrail). opToken's two halves stay inline: as
+// methods (element, member) they cost up to 2.9% more instructions
+// (callgrind, default mode: google 1.197M -> 1.232M, flow 32.5M -> 33.1M).
 func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 	m.sc.SetBase(m.off)
 	var (

@@ -33,6 +33,20 @@ type MemberSpan struct {
 // reports that the object's closing '}' was read too (the index follows it).
 // Whatever stops the loop (the window ends, an error) is left unconsumed,
 // for Next and Peek, which report errors precisely.
+//
+// Each turn of the loop reads one member, in state (stKeyOrEnd after '{',
+// stNext after a value, stKey after ','):
+//
+//	head     the member's head (',', key, ':') compared with the one
+//	         remembered at its place: a hit gives the key's span and name
+//	layout   else the runs remembered per depth (",\n    \"", "{\"",
+//	         the run to '}') and the colon run, else the bytes read and
+//	         checked one by one; the key by plainEnd, or str when escaped
+//	         or not ASCII; a head that missed twice is learned anew
+//	value    a container, or a scalar not whole in the window: the span
+//	         ends the batch (ValueEnd 0); else the scalar's end, stNext
+//	stop     '}' (closed), the window's end, anything else: the rest is
+//	         the caller's
 func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {

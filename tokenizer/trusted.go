@@ -52,9 +52,28 @@ func (s *Scanner) AppendTrusted(dst, src []byte, i int) ([]byte, int, bool, erro
 func WideCopy() bool { return hasAVX512 }
 
 // trustedScan is SkipTrusted, and AppendTrusted (appending to s.out) when
-// copy is true: one loop that looks, a word at
-// a time, only for the bytes that matter: quotes and backslashes inside
-// strings; quotes, brackets (and whitespace, when copying) outside.
+// copy is true: one loop that looks, a word at a time, only for the bytes
+// that matter: quotes and backslashes inside strings; quotes, brackets (and
+// whitespace, when copying) outside.
+//
+// Its states (s.trusted between calls), what each looks for, and where it
+// goes:
+//
+//	tsStart    the value's first byte: '{' or '[' outside, '"' inString,
+//	           else a number or literal, tsScalar
+//	tsScalar   the byte that ends a number or literal (',', '}', ']' or
+//	           whitespace): done
+//	inString   (tsString) the closing quote, a backslash skipping the byte
+//	           after it; then done for a string alone, else outside; with
+//	           64 bytes left and the kernels on, blocks
+//	outside    (tsOutside) a quote (inString), a bracket (the depth; done
+//	           when it returns to 0), whitespace to drop when copying; with
+//	           64 bytes left and the kernels on, blocks
+//	blocks     64 bytes a step, quiet runs by quietBlocks, others a bracket
+//	           at a time: done where the value ends, else inString or
+//	           outside for the last bytes
+//	done       the value ended: the run copied, the state reset
+//	window     the window ended: the state kept for the next call
 func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	run := i
 	depth := s.tdepth
