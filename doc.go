@@ -39,6 +39,10 @@
 //
 //	jsonmask: invalid character '}' after object key at offset 812 (/user/ssn)
 //
+// Every message is one line: keys in the pointer are escaped as Go's %q
+// escapes them, and a pointer longer than 200 bytes is shortened in the
+// message (the Pointer field keeps it whole).
+//
 // A mask that does not compile gives a [*MaskError]. Nesting deeper than the
 // limit gives an error that wraps [ErrMaxDepth]. Errors from the io.Reader and
 // io.Writer given to the streaming calls are returned as they are.
@@ -84,7 +88,9 @@
 //     string or number. Their errors wrap ErrMaxDepth, ErrInputTooLarge and
 //     ErrTokenTooLarge. A gateway facing untrusted clients should set all three.
 //   - Error messages quote at most one byte of the body, and name members by
-//     their keys.
+//     their keys, escaped as Go's %q escapes them (a key holding a newline or
+//     a terminal escape cannot forge a log line), and shortened past 200
+//     bytes; the error's Pointer field holds the key as it is.
 //
 // # Concurrency
 //

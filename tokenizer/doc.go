@@ -45,6 +45,12 @@
 // tests lower to run every path this CPU can (kernels=none, avx2, twins,
 // avx512).
 //
+// A syntax error is an [*Error] with the offset of the byte at fault (its
+// window's offset given by [Scanner.SetBase]), which may wrap [ErrMaxDepth]
+// or [ErrTokenTooLarge]; messages have no "jsonmask: " prefix.
+//
 // A Scanner is not safe for concurrent use; it is small and meant to be reused
-// after [Scanner.Reset].
+// after [Scanner.Reset]. It holds no caller's memory between calls: the
+// buffer that AppendValue and AppendTrusted append to goes in and comes back
+// with the call.
 package tokenizer
