@@ -3,6 +3,8 @@ package main
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -17,6 +19,32 @@ var (
 	//go:embed demo/mask.json
 	demoMask []byte
 )
+
+const demoUsage = `usage: jsonmask demo
+
+Masks an embedded sample document (one flow of 75 top-level keys) with the
+mask of the conformance seed cases, and shows the sizes before and after.
+`
+
+// runDemo is the demo subcommand.
+func runDemo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("jsonmask demo")
+	operands, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, demoUsage)
+		return 0
+	case err != nil:
+		return usageError(stderr, "jsonmask demo", err)
+	case len(operands) > 0:
+		return usageError(stderr, "jsonmask demo", fmt.Errorf("demo takes no arguments, got %q", operands[0]))
+	}
+	if err := demo(stdout); err != nil {
+		fmt.Fprintln(stderr, "jsonmask:", message(err))
+		return 1
+	}
+	return 0
+}
 
 // demo masks the embedded document with the embedded mask and shows the mask,
 // the sizes before and after, and the output.

@@ -3,16 +3,17 @@
 //
 // Usage:
 //
-//	jsonmask [-mask JSON | -mask-file FILE] [-arrays] [-drop-mismatched] [-trusted] [-max-depth N] [-ndjson] [FILE ...]
+//	jsonmask [flags] [FILE ...]
 //	jsonmask demo
 //
-// Each FILE (standard input when there is none) is masked and written to
-// standard output followed by one newline (with -ndjson, every line already
-// ends with one). The exit status is 0 when every input was masked, 1 when an
-// input was rejected or could not be read, and 2 for a usage or mask error.
+// Each FILE (standard input when there is none, or "-") is masked and written
+// to standard output, each document ended by one newline (SPEC section 7).
+// Flags may stand before or after the files; "--" ends them. The exit status
+// is 0 when every input was masked, 1 when an input was rejected or could not
+// be read, and 2 for a usage or mask error.
 //
 // "jsonmask demo" masks an embedded sample document and shows what the mask
-// saves.
+// saves. "jsonmask -h" lists the flags and the subcommands.
 package main
 
 import (
@@ -22,7 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"runtime/debug"
 
 	"github.com/jsonmask/jsonmask"
 )
@@ -31,123 +32,175 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage: jsonmask [-mask JSON | -mask-file FILE] [-arrays] [-drop-mismatched] [-trusted] [-max-depth N] [-ndjson] [FILE ...]
-       jsonmask demo
+// A command is a subcommand's whole program: its arguments after its name,
+// its streams, and the exit status it returns.
+type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
-Masks each FILE (standard input when none) with the mask and writes the result
-to standard output, each followed by one newline.
+// commands are the subcommands (SPEC L4), by name.
+var commands = map[string]command{
+	"demo":    runDemo,
+	"context": runContext,
+}
+
+const usage = `usage: jsonmask [flags] [FILE ...]
+       jsonmask demo
+       jsonmask context [flags] [FILE]
+
+Masks each FILE (standard input when none, or "-") with the mask and writes
+the result to standard output, each document ended by one newline. Flags may
+come before or after the files; "--" ends them.
+
+exit status: 0 every input masked, 1 an input rejected or unreadable, 2 usage.
 `
 
 // run is the whole command, with its streams as arguments so that tests can
 // drive it; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "demo" {
-		if len(args) > 1 {
-			fmt.Fprint(stderr, usage)
-			return 2
+	if len(args) > 0 {
+		if cmd, ok := commands[args[0]]; ok {
+			return cmd(args[1:], stdin, stdout, stderr)
 		}
-		if err := demo(stdout); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
+	}
+	return runMask(args, stdin, stdout, stderr)
+}
+
+// runMask is the main command: mask every input to standard output.
+func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("jsonmask")
+	var (
+		mf         maskFlags
+		unbuffered = fs.Bool("unbuffered", false, "write each document, or NDJSON line, as soon as it is masked")
+		version    = fs.Bool("version", false, "print the version and exit")
+	)
+	mf.register(fs, true)
+	files, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, usage)
+		return 0
+	case err != nil:
+		return usageError(stderr, "jsonmask", err)
+	case *version:
+		fmt.Fprintln(stdout, "jsonmask", moduleVersion())
 		return 0
 	}
-
-	fs := flag.NewFlagSet("jsonmask", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	var (
-		maskText       = fs.String("mask", "", "the mask, as JSON text")
-		maskFile       = fs.String("mask-file", "", "read the mask from `FILE`")
-		arrays         = fs.Bool("arrays", false, "mask bodies whose root is an array too (SPEC B4)")
-		dropMismatched = fs.Bool("drop-mismatched", false, "drop scalars where the mask expects an object (SPEC A6)")
-		trusted        = fs.Bool("trusted", false, "skip dropped values checking only quoting and nesting (SPEC V4)")
-		maxDepth       = fs.Int("max-depth", jsonmask.DefaultMaxDepth, "reject documents nested deeper than `N` (SPEC V2)")
-		ndjson         = fs.Bool("ndjson", false, "treat the input as newline-delimited JSON: one document per line (SPEC S3)")
-	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	maskJSON, err := readMask(*maskText, *maskFile)
+	m, err := mf.compile()
 	if err != nil {
-		fmt.Fprintln(stderr, "jsonmask:", err)
-		fs.Usage()
-		return 2
+		return usageError(stderr, "jsonmask", err)
 	}
-	m, err := jsonmask.Compile(maskJSON,
-		jsonmask.WithArrays(*arrays), jsonmask.WithDropMismatched(*dropMismatched),
-		jsonmask.WithTrustedInput(*trusted), jsonmask.WithMaxDepth(*maxDepth), jsonmask.WithNDJSON(*ndjson))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-
-	out := bufio.NewWriterSize(stdout, 64<<10)
-	status := 0
-	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	out := &docWriter{}
+	if *unbuffered {
+		out.w = stdout
+	} else {
+		buf := bufio.NewWriterSize(stdout, 64<<10)
+		out.w, out.flush = buf, buf.Flush
+	}
+	status := 0
 	for _, name := range files {
-		if err := maskFile1(m, out, name, stdin, *ndjson); err != nil {
-			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), strings.TrimPrefix(err.Error(), "jsonmask: "))
+		if err := maskInput(m, out, name, stdin); err != nil {
+			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
 			status = 1
 		}
+		if out.err != nil {
+			break
+		}
 	}
-	if err := out.Flush(); err != nil {
-		fmt.Fprintln(stderr, "jsonmask:", err)
+	if err := out.Flush(); err != nil && out.err == nil {
+		out.err = err
+	}
+	if out.err != nil {
+		fmt.Fprintln(stderr, "jsonmask: write:", message(unwrapPath(out.err)))
 		return 1
 	}
 	return status
 }
 
-// readMask returns the mask from -mask or -mask-file, exactly one of which
-// must be given.
-func readMask(text, file string) ([]byte, error) {
-	switch {
-	case text != "" && file != "":
-		return nil, errors.New("give -mask or -mask-file, not both")
-	case text != "":
-		return []byte(text), nil
-	case file != "":
-		return os.ReadFile(file)
-	}
-	return nil, errors.New("a mask is required: -mask JSON or -mask-file FILE")
-}
-
-// maskFile1 streams one input through the mask to out. A document ends with
-// one newline, an NDJSON stream's lines already do; an input rejected after
-// some output still gets its newline, so that the next one starts a line.
-func maskFile1(m *jsonmask.Mask, out *bufio.Writer, name string, stdin io.Reader, ndjson bool) error {
+// maskInput streams one input through the mask to out, and ends what it
+// wrote at a line start (SPEC L2): one newline is added unless the output
+// already ends with one, also after a rejection, so that the next input
+// starts a line; an empty output gets none. An error of out is left in
+// out.err, not returned: it is not the input's fault.
+func maskInput(m *jsonmask.Mask, out *docWriter, name string, stdin io.Reader) error {
 	in := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return err
+			return unwrapPath(err)
 		}
 		defer f.Close()
 		in = f
 	}
-	n, err := m.Copy(out, in)
-	if !ndjson && (err == nil || n > 0) {
-		out.WriteByte('\n')
+	out.start()
+	_, err := m.Copy(out, in)
+	if out.err != nil {
+		return nil
 	}
-	if err == nil {
-		err = out.Flush()
+	out.endLine()
+	if err != nil && out.err == nil {
+		out.err = out.Flush() // what was masked goes out before the error is told
 	}
 	return err
 }
 
-func displayName(name string) string {
-	if name == "-" {
-		return "stdin"
+// docWriter is standard output as the command writes it: it remembers the
+// last byte of the current input's output, so that each ends with exactly
+// one newline, and the first write error, after which it writes nothing.
+type docWriter struct {
+	w     io.Writer
+	flush func() error // nil when w is not buffered (-unbuffered)
+	n     int64        // bytes written for the current input
+	last  byte
+	err   error
+}
+
+func (d *docWriter) start() { d.n, d.last = 0, 0 }
+
+func (d *docWriter) Write(p []byte) (int, error) {
+	if d.err != nil {
+		return 0, d.err
 	}
-	return name
+	n, err := d.w.Write(p)
+	if n > 0 {
+		d.n += int64(n)
+		d.last = p[n-1]
+	}
+	if err != nil {
+		d.err = err
+	}
+	return n, err
+}
+
+// endLine adds the newline that ends the current input's output, unless it
+// is empty or already ends with one.
+func (d *docWriter) endLine() {
+	if d.n > 0 && d.last != '\n' {
+		d.Write([]byte{'\n'})
+	}
+}
+
+// Flush writes what is buffered.
+func (d *docWriter) Flush() error {
+	if d.flush == nil || d.err != nil {
+		return d.err
+	}
+	return d.flush()
+}
+
+// moduleVersion is the version the binary was built from, as the Go
+// toolchain recorded it.
+func moduleVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v + " " + info.GoVersion
 }

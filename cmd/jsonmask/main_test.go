@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRun(t *testing.T) {
@@ -22,6 +26,10 @@ func TestRun(t *testing.T) {
 	arr := write("arr.json", `[{"a": 1, "z": 2}]`)
 	maskFile := write("mask.json", `{"a": true, "b": {"c": true}}`)
 	lines := write("lines.ndjson", "{\"a\":1,\"x\":0}\n\n[1]\n{\"a\":2}")
+	badLines := write("bad.ndjson", "{\"a\":1}\n{\"a\":2,\"b\":x}\n{\"a\":3}\n")
+	textFile := write("text.txt", "plain text\n")
+	empty := write("empty.json", "")
+	dashFile := write("-x.json", `{"a":1,"b":2}`)
 
 	for _, c := range []struct {
 		name       string
@@ -32,23 +40,46 @@ func TestRun(t *testing.T) {
 		wantStatus int
 	}{
 		{name: "Stdin", args: []string{"-mask", `{"a":true}`}, stdin: `{"a":1,"b":2}`, wantOut: "{\"a\":1}\n"},
+		{name: "StdinDash", args: []string{"-mask", `{"a":true}`, "-"}, stdin: `{"a":1,"b":2}`, wantOut: "{\"a\":1}\n"},
 		{name: "Files", args: []string{"-mask-file", maskFile, good, arr}, wantOut: "{\"a\":1,\"b\":{\"c\":2}}\n[{\"a\": 1, \"z\": 2}]\n"},
+		{name: "FlagsAfterFiles", args: []string{good, "-mask-file", maskFile, arr, "-arrays"}, wantOut: "{\"a\":1,\"b\":{\"c\":2}}\n[{\"a\":1}]\n"},
+		{name: "DoubleDash", args: []string{"-mask", `{"a":true}`, "--", dashFile}, wantOut: "{\"a\":1}\n"},
 		{name: "Arrays", args: []string{"-mask-file", maskFile, "-arrays", arr}, wantOut: "[{\"a\":1}]\n"},
 		{name: "DropMismatched", args: []string{"-mask", `{"a":{"x":true},"b":true}`, "-drop-mismatched"}, stdin: `{"a":1,"b":2}`, wantOut: "{\"b\":2}\n"},
 		{name: "Trusted", args: []string{"-mask", `{"a":true}`, "-trusted"}, stdin: `{"b":[1,2],"a":1}`, wantOut: "{\"a\":1}\n"},
 		{name: "NDJSON", args: []string{"-mask", `{"a":true}`, "-ndjson", lines}, wantOut: "{\"a\":1}\n\n[1]\n{\"a\":2}\n"},
+		{name: "NDJSONRejectedThenFile", args: []string{"-mask", `{"a":true}`, "-ndjson", badLines, lines},
+			wantOut: "{\"a\":1}\n{\"a\":2\n{\"a\":1}\n\n[1]\n{\"a\":2}\n",
+			wantErr: "jsonmask: " + badLines + ": line 2: invalid character 'x' looking for beginning of value at offset 19 (/b)\n", wantStatus: 1},
 		{name: "Rejected", args: []string{"-mask-file", maskFile, bad, good}, wantOut: "{\"a\":1,\"b\":{\n{\"a\":1,\"b\":{\"c\":2}}\n",
 			wantErr: "jsonmask: " + bad + ": invalid character '2' after object key at offset 19 (/b/c)\n", wantStatus: 1},
 		{name: "RejectedStdin", args: []string{"-mask", `{"a":true}`}, stdin: `{"a":1,}`, wantOut: "{\"a\":1\n",
-			wantErr: "jsonmask: stdin: invalid character '}' looking for beginning of object key string at offset 7", wantStatus: 1},
-		{name: "MaxDepth", args: []string{"-mask", `{"a":true}`, "-max-depth", "2"}, stdin: `{"b":[[1]]}`, wantErr: "exceeded max depth 2", wantStatus: 1},
-		{name: "MissingFile", args: []string{"-mask", `{}`, filepath.Join(dir, "nope.json")}, wantErr: "nope.json: open", wantStatus: 1},
-		{name: "NoMask", args: []string{good}, wantErr: "a mask is required", wantStatus: 2},
+			wantErr: "jsonmask: stdin: invalid character '}' looking for beginning of object key string at offset 7\n", wantStatus: 1},
+		{name: "PassthroughEndsWithNewline", args: []string{"-mask", `{}`, textFile}, wantOut: "plain text\n"},
+		{name: "PassthroughWithoutNewline", args: []string{"-mask", `{}`}, stdin: "[1, 2]", wantOut: "[1, 2]\n"},
+		{name: "EmptyInput", args: []string{"-mask", `{}`, empty, empty}, wantOut: ""},
+		{name: "EmptyStdin", args: []string{"-mask", `{}`}, wantOut: ""},
+		{name: "Strict", args: []string{"-mask", `{}`, "-strict", textFile}, wantErr: "jsonmask: " + textFile + ": body is not a JSON object: first byte 'p' at offset 0\n", wantStatus: 1},
+		{name: "StrictEmpty", args: []string{"-mask", `{}`, "-strict"}, wantErr: "jsonmask: stdin: empty body at offset 0\n", wantStatus: 1},
+		{name: "MaxInput", args: []string{"-mask", `{"a":true}`, "-max-input", "5"}, stdin: `{"a":1,"b":2}`, wantOut: "{\n", wantErr: "input longer than 5 bytes at offset 5", wantStatus: 1},
+		{name: "MaxToken", args: []string{"-mask", `{"a":true}`, "-max-token", "4"}, stdin: `{"a":"12345"}`, wantOut: "{\"a\":\n", wantErr: "at offset 9 (/a)", wantStatus: 1},
+		{name: "Buffer", args: []string{"-mask", `{"a":true}`, "-buffer", "1"}, stdin: `{"a":1,"b":2}`, wantOut: "{\"a\":1}\n"},
+		{name: "MaxDepth", args: []string{"-mask", `{"a":true}`, "-max-depth", "2"}, stdin: `{"b":[[1]]}`, wantOut: "{\n", wantErr: "exceeded max depth 2", wantStatus: 1},
+		{name: "MissingFile", args: []string{"-mask", `{}`, filepath.Join(dir, "nope.json")}, wantErr: "nope.json: no such file or directory\n", wantStatus: 1},
+		{name: "NoMask", args: []string{good}, wantErr: "jsonmask: a mask is required: -mask JSON or -mask-file FILE\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
 		{name: "BothMasks", args: []string{"-mask", `{}`, "-mask-file", maskFile}, wantErr: "not both", wantStatus: 2},
-		{name: "BadMask", args: []string{"-mask", `{"a":false}`}, wantErr: `jsonmask: mask member "/a" must be true or an object, got false`, wantStatus: 2},
-		{name: "BadMaxDepth", args: []string{"-mask", `{}`, "-max-depth", "0"}, wantErr: "depth must be at least 1", wantStatus: 2},
-		{name: "BadFlag", args: []string{"-nope"}, wantErr: "flag provided but not defined", wantStatus: 2},
-		{name: "DemoArgs", args: []string{"demo", "x"}, wantErr: "usage:", wantStatus: 2},
+		{name: "MaskFileMissing", args: []string{"-mask-file", filepath.Join(dir, "nope.json")}, wantErr: "jsonmask: -mask-file: no such file or directory\n", wantStatus: 2},
+		{name: "BadMask", args: []string{"-mask", `{"a":false}`}, wantErr: "jsonmask: mask member \"/a\" must be true or an object, got false\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
+		{name: "BadMaxDepth", args: []string{"-mask", `{}`, "-max-depth", "0"}, wantErr: "jsonmask: -max-depth must be at least 1, got 0\n", wantStatus: 2},
+		{name: "BadMaxInput", args: []string{"-mask", `{}`, "-max-input", "-1"}, wantErr: "jsonmask: -max-input must be at least 0, got -1\n", wantStatus: 2},
+		{name: "BadBuffer", args: []string{"-mask", `{}`, "-buffer", "0"}, wantErr: "jsonmask: -buffer must be at least 1, got 0\n", wantStatus: 2},
+		{name: "BadFlag", args: []string{"-nope"}, wantErr: "jsonmask: flag provided but not defined: -nope\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
+		{name: "BadFlagValue", args: []string{"-max-depth", "x"}, wantErr: "jsonmask: invalid value \"x\" for flag -max-depth: parse error\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
+		{name: "Help", args: []string{"-h"}, wantOut: "usage: jsonmask [flags] [FILE ...]"},
+		{name: "HelpAfterFile", args: []string{good, "--help"}, wantOut: "-unbuffered"},
+		{name: "Version", args: []string{"-version"}, wantOut: "jsonmask "},
+		{name: "DemoArgs", args: []string{"demo", "x"}, wantErr: "jsonmask: demo takes no arguments, got \"x\"\nrun 'jsonmask demo -h' for usage\n", wantStatus: 2},
+		{name: "DemoHelp", args: []string{"demo", "-h"}, wantOut: "usage: jsonmask demo"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -56,7 +87,11 @@ func TestRun(t *testing.T) {
 			if status != c.wantStatus {
 				t.Errorf("status %d, want %d (stderr %q)", status, c.wantStatus, stderr.String())
 			}
-			if c.wantOut != "" && stdout.String() != c.wantOut {
+			if strings.HasPrefix(c.name, "Help") || c.name == "Version" || c.name == "DemoHelp" {
+				if !strings.Contains(stdout.String(), c.wantOut) {
+					t.Errorf("stdout %q, want it to hold %q", stdout.String(), c.wantOut)
+				}
+			} else if stdout.String() != c.wantOut {
 				t.Errorf("stdout %q, want %q", stdout.String(), c.wantOut)
 			}
 			if !strings.Contains(stderr.String(), c.wantErr) || c.wantErr == "" && stderr.Len() > 0 {
@@ -79,5 +114,36 @@ func TestDemo(t *testing.T) {
 	}
 	if strings.Contains(out, "full_name") || strings.Contains(out, "setting_0") {
 		t.Errorf("demo output holds a dropped field")
+	}
+}
+
+// TestUnbuffered: with -unbuffered each NDJSON line is written as soon as it
+// is masked, before the next one arrives, as a `tail -f` pipeline needs.
+func TestUnbuffered(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"-mask", `{"a":true}`, "-ndjson", "-unbuffered"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewReader(outR)
+	for i := range 3 {
+		fmt.Fprintf(inW, "{\"a\":%d,\"b\":\"dropped\"}\n", i)
+		got := make(chan string, 1)
+		go func() { s, _ := lines.ReadString('\n'); got <- s }()
+		want := fmt.Sprintf("{\"a\":%d}\n", i)
+		select {
+		case s := <-got:
+			if s != want {
+				t.Fatalf("line %d = %q, want %q", i, s, want)
+			}
+		case <-time.After(10 * time.Second): // a deadline for a hang, not a speed test
+			t.Fatalf("line %d did not come out before the next line was sent", i)
+		}
+	}
+	inW.Close()
+	if status := <-done; status != 0 {
+		t.Fatalf("status %d", status)
 	}
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+// maskFlags are the flags that choose a mask and its options (SPEC L1): every
+// subcommand that masks registers them, so that they mean the same everywhere.
+type maskFlags struct {
+	text, file     string
+	arrays         bool
+	dropMismatched bool
+	strict         bool
+	trusted        bool
+	ndjson         bool
+	maxDepth       int
+	maxInput       int64
+	maxToken       int
+	buffer         int
+	stream         bool // -ndjson and -buffer are registered
+}
+
+// register adds the mask flags to fs. withStream adds those that only
+// streaming over a whole input uses (-ndjson, -buffer).
+func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
+	fs.StringVar(&f.text, "mask", "", "the mask, as JSON `text`")
+	fs.StringVar(&f.file, "mask-file", "", "read the mask from `FILE`")
+	fs.BoolVar(&f.arrays, "arrays", false, "mask bodies whose root is an array too (SPEC B4)")
+	fs.BoolVar(&f.dropMismatched, "drop-mismatched", false, "drop scalars where the mask expects an object (SPEC A6)")
+	fs.BoolVar(&f.strict, "strict", false, "reject bodies that would pass through unmasked (SPEC B5)")
+	fs.BoolVar(&f.trusted, "trusted", false, "skip dropped values checking only quoting and nesting (SPEC V4)")
+	fs.IntVar(&f.maxDepth, "max-depth", jsonmask.DefaultMaxDepth, "reject documents nested deeper than `N` (SPEC V2)")
+	fs.Int64Var(&f.maxInput, "max-input", 0, "reject an input longer than `BYTES` (0: no limit)")
+	fs.IntVar(&f.maxToken, "max-token", 0, "reject a string or number longer than `BYTES` (0: no limit)")
+	if f.stream = withStream; withStream {
+		fs.BoolVar(&f.ndjson, "ndjson", false, "newline-delimited JSON: mask each line on its own (SPEC S3)")
+		fs.IntVar(&f.buffer, "buffer", jsonmask.DefaultBufferSize, "read and mask `BYTES` at a time")
+	}
+}
+
+// options checks the flags' values, in the CLI's words, and returns them as
+// library options.
+func (f *maskFlags) options() ([]jsonmask.Option, error) {
+	switch {
+	case f.maxDepth < 1:
+		return nil, fmt.Errorf("-max-depth must be at least 1, got %d", f.maxDepth)
+	case f.maxInput < 0:
+		return nil, fmt.Errorf("-max-input must be at least 0, got %d", f.maxInput)
+	case f.maxToken < 0:
+		return nil, fmt.Errorf("-max-token must be at least 0, got %d", f.maxToken)
+	case f.stream && f.buffer < 1:
+		return nil, fmt.Errorf("-buffer must be at least 1, got %d", f.buffer)
+	}
+	opts := []jsonmask.Option{
+		jsonmask.WithArrays(f.arrays), jsonmask.WithDropMismatched(f.dropMismatched),
+		jsonmask.WithStrict(f.strict), jsonmask.WithTrustedInput(f.trusted),
+		jsonmask.WithMaxDepth(f.maxDepth), jsonmask.WithMaxInputSize(f.maxInput),
+		jsonmask.WithMaxTokenSize(f.maxToken), jsonmask.WithNDJSON(f.ndjson),
+	}
+	if f.stream {
+		opts = append(opts, jsonmask.WithBufferSize(f.buffer))
+	}
+	return opts, nil
+}
+
+// compile reads and compiles the mask. Every error is a usage error (exit 2).
+func (f *maskFlags) compile() (*jsonmask.Mask, error) {
+	opts, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	var src []byte
+	switch {
+	case f.text != "" && f.file != "":
+		return nil, errors.New("give -mask or -mask-file, not both")
+	case f.text != "":
+		src = []byte(f.text)
+	case f.file != "":
+		if src, err = os.ReadFile(f.file); err != nil {
+			return nil, fmt.Errorf("-mask-file: %w", unwrapPath(err))
+		}
+	default:
+		return nil, errors.New("a mask is required: -mask JSON or -mask-file FILE")
+	}
+	m, err := jsonmask.Compile(src, opts...)
+	if err != nil {
+		return nil, errors.New(message(err))
+	}
+	return m, nil
+}
+
+// parseArgs parses flags wherever they stand among the operands (SPEC L1):
+// before, between or after the files, up to a "--" after which every
+// argument is a file. "-" alone is standard input, an operand.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		operands, args = append(operands, rest[0]), rest[1:]
+	}
+}
+
+// newFlagSet returns a flag set that reports nothing itself: usage errors
+// are reported on one line by usageError, and -h by the caller.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// usageError reports a usage error on one line and says where help is, and
+// returns the exit status for it (SPEC L3).
+func usageError(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", err, cmd)
+	return 2
+}
+
+// printUsage writes a command's usage and its flags to w.
+func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
+	fs.SetOutput(w)
+	fmt.Fprint(w, usage)
+	fmt.Fprintln(w, "\nflags:")
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// message is err's text without the "jsonmask: " that the library's own
+// errors begin with, for a line that already says it.
+func message(err error) string {
+	return strings.TrimPrefix(err.Error(), "jsonmask: ")
+}
+
+// unwrapPath drops the operation and path of an *os.PathError, which the
+// caller's message already names: "nope.json: no such file or directory".
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// displayName is how messages name an input.
+func displayName(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	return name
+}
