@@ -22,45 +22,52 @@ type workload struct {
 	} `json:"options"`
 }
 
-// benchWorkloads runs f once per workload of the bench module's corpus, as
-// a sub-benchmark named workload=<name>, with its document, program and
-// configuration.
-func benchWorkloads(b *testing.B, f func(b *testing.B, doc []byte, prog *compile.Program, cfg Config)) {
+// workloadRunner is a *testing.T or a *testing.B.
+type workloadRunner[T testing.TB] interface {
+	testing.TB
+	Run(name string, f func(T)) bool
+}
+
+// eachWorkload runs f once per workload of the bench module's corpus and
+// mode, as workload=<name>/mode=default|trusted, with its document, program
+// and configuration.
+func eachWorkload[T workloadRunner[T]](tb T, f func(tb T, doc []byte, prog *compile.Program, cfg Config)) {
 	data, err := os.ReadFile("../bench/testdata/workloads.json")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var ws []workload
 	if err := json.Unmarshal(data, &ws); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	for _, w := range ws {
 		doc, err := os.ReadFile("../bench/testdata/" + w.File)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		prog, err := compile.Compile(w.Mask, 0)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		cfg := Config{Arrays: w.Options.Arrays, NDJSON: w.Options.NDJSON}
-		b.Run("workload="+strings.ReplaceAll(w.Name, "/", "-"), func(b *testing.B) {
+		tb.Run("workload="+strings.ReplaceAll(w.Name, "/", "-"), func(tb T) {
 			for _, trusted := range []bool{false, true} {
 				cfg.Trusted = trusted
 				name := "mode=default"
 				if trusted {
 					name = "mode=trusted"
 				}
-				b.Run(name, func(b *testing.B) { f(b, doc, prog, cfg) })
+				tb.Run(name, func(tb T) { f(tb, doc, prog, cfg) })
 			}
 		})
 	}
 }
 
+
 // BenchmarkAppend measures Machine.Append over the bench module's workloads:
 // the in-memory path, with a reused Machine and output buffer.
 func BenchmarkAppend(b *testing.B) {
-	benchWorkloads(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
+	eachWorkload(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
 		var m Machine
 		dst := make([]byte, 0, len(doc))
 		b.SetBytes(int64(len(doc)))
@@ -78,7 +85,7 @@ func BenchmarkAppend(b *testing.B) {
 // BenchmarkCopy measures Stream.Copy over the bench module's workloads,
 // through windows of 32 KiB, into io.Discard.
 func BenchmarkCopy(b *testing.B) {
-	benchWorkloads(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
+	eachWorkload(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
 		var s Stream
 		r := &rewindReader{data: doc}
 		b.SetBytes(int64(len(doc)))
