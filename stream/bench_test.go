@@ -63,7 +63,6 @@ func eachWorkload[T workloadRunner[T]](tb T, f func(tb T, doc []byte, prog *comp
 	}
 }
 
-
 // BenchmarkAppend measures Machine.Append over the bench module's workloads:
 // the in-memory path, with a reused Machine and output buffer.
 func BenchmarkAppend(b *testing.B) {
