@@ -13,9 +13,7 @@ import (
 // response.
 type Mask struct {
 	prog   *compile.Program
-	opts   config                 // the options, for With
-	cfg    stream.Config          // what the machine needs of them
-	buf    int                    // streaming window size
+	cfg    config
 	values *fallback.ValueEncoder // AppendValue's plans, shared by the Masks of one Program
 }
 
@@ -31,11 +29,11 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := compile.Compile(mask, c.maxDepth)
+	prog, err := compile.Compile(mask, c.MaxDepth)
 	if err != nil {
 		return nil, convertMask(err)
 	}
-	return c.mask(prog), nil
+	return &Mask{prog: prog, cfg: c, values: fallback.NewValueEncoder(prog)}, nil
 }
 
 // With returns a Mask that shares m's compiled mask and masks with m's
@@ -45,13 +43,11 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 // mask's own nesting was checked against the limit Compile was given; a
 // smaller WithMaxDepth here limits documents only.
 func (m *Mask) With(opts ...Option) (*Mask, error) {
-	c, err := m.opts.with(opts)
+	c, err := m.cfg.with(opts)
 	if err != nil {
 		return nil, err
 	}
-	n := c.mask(m.prog)
-	n.values = m.values // plans do not depend on options
-	return n, nil
+	return &Mask{prog: m.prog, cfg: c, values: m.values}, nil // plans do not depend on options
 }
 
 // with returns c changed by opts, with defaults where an option is unset.
@@ -61,8 +57,8 @@ func (c config) with(opts []Option) (config, error) {
 			return config{}, err
 		}
 	}
-	if c.maxDepth == 0 {
-		c.maxDepth = DefaultMaxDepth
+	if c.MaxDepth == 0 {
+		c.MaxDepth = DefaultMaxDepth
 	}
 	if c.bufferSize == 0 {
 		c.bufferSize = DefaultBufferSize
@@ -70,12 +66,6 @@ func (c config) with(opts []Option) (config, error) {
 	return c, nil
 }
 
-func (c config) mask(prog *compile.Program) *Mask {
-	return &Mask{prog: prog, opts: c, buf: c.bufferSize, values: fallback.NewValueEncoder(prog), cfg: stream.Config{
-		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted, Strict: c.strict,
-		NDJSON: c.ndjson, MaxDepth: c.maxDepth, MaxInput: c.maxInput, MaxToken: c.maxToken,
-	}}
-}
 
 // MustCompile is like Compile but panics if the mask does not compile. It is
 // meant for masks written in the program's source, in package-level variables.
@@ -91,7 +81,7 @@ var machines = sync.Pool{New: func() any { return new(stream.Machine) }}
 
 func (m *Mask) machine() *stream.Machine {
 	mc := machines.Get().(*stream.Machine)
-	mc.Reset(m.prog, m.cfg)
+	mc.Reset(m.prog, m.cfg.Config)
 	return mc
 }
 
