@@ -66,7 +66,6 @@ func (c config) with(opts []Option) (config, error) {
 	return c, nil
 }
 
-
 // MustCompile is like Compile but panics if the mask does not compile. It is
 // meant for masks written in the program's source, in package-level variables.
 func MustCompile(mask string, opts ...Option) *Mask {
