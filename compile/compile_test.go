@@ -40,7 +40,7 @@ func TestLookup(t *testing.T) {
 			}
 		}
 		src, _ := json.Marshal(mask)
-		p, err := Compile(src, 0)
+		p, err := Compile(src, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -82,7 +82,7 @@ func TestLookupLengths(t *testing.T) {
 		mask[strings.Repeat("k", n)] = true
 	}
 	src, _ := json.Marshal(mask)
-	p, err := Compile(src, 0)
+	p, err := Compile(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestLookupLargeNodes(t *testing.T) {
 				mask[k] = true
 			}
 			src, _ := json.Marshal(mask)
-			p, err := Compile(src, 0)
+			p, err := Compile(src, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestLookupLargeNodes(t *testing.T) {
 // TestEscapedKeys checks SPEC M5 on the mask's side: keys are unescaped, and
 // surrogates decode as the tokenizer decodes response keys.
 func TestEscapedKeys(t *testing.T) {
-	p, err := Compile([]byte(`{"\u005fid":true,"\ud83d\ude0b":true,"\ud800":true,"a\/b":true}`), 0)
+	p, err := Compile([]byte(`{"\u005fid":true,"\ud83d\ude0b":true,"\ud800":true,"a\/b":true}`), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,13 +178,13 @@ func TestErrors(t *testing.T) {
 		{``, 0, "", `invalid mask: unexpected end of JSON input at offset 0`},
 		{"\xef\xbb\xbf{}", 0, "", `invalid mask: invalid character '\xef' looking for beginning of value at offset 0`},
 	} {
-		_, err := Compile([]byte(c.mask), 0)
+		_, err := Compile([]byte(c.mask), Options{})
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Offset != c.offset || ce.Pointer != c.pointer || ce.Msg != c.msg {
 			t.Errorf("Compile(%s) = %#v, want %q at offset %d pointer %q", c.mask, err, c.msg, c.offset, c.pointer)
 		}
 	}
-	if _, err := Compile([]byte(strings.Repeat(`{"a":`, 20)+"true"+strings.Repeat("}", 20)), 5); !errors.Is(err, tokenizer.ErrMaxDepth) {
+	if _, err := Compile([]byte(strings.Repeat(`{"a":`, 20)+"true"+strings.Repeat("}", 20)), Options{MaxDepth: 5}); !errors.Is(err, tokenizer.ErrMaxDepth) {
 		t.Errorf("deep mask: %v, want ErrMaxDepth", err)
 	}
 }
