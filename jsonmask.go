@@ -30,7 +30,7 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := compile.Compile(mask, c.maxDepth)
+	prog, err := compile.Compile(mask, compile.Options{MaxDepth: c.maxDepth, Wildcards: c.wildcards})
 	if err != nil {
 		return nil, convertMask(err)
 	}
@@ -42,11 +42,15 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 // once can serve routes that differ in options (WithStrict on one,
 // WithArrays on another) without compiling it again. m is unchanged. The
 // mask's own nesting was checked against the limit Compile was given; a
-// smaller WithMaxDepth here limits documents only.
+// smaller WithMaxDepth here limits documents only. WithWildcards, which says
+// how the mask is read, cannot change here: With fails if it would.
 func (m *Mask) With(opts ...Option) (*Mask, error) {
 	c, err := m.opts.with(opts)
 	if err != nil {
 		return nil, err
+	}
+	if c.wildcards != m.opts.wildcards {
+		return nil, errWildcardsWith
 	}
 	return c.mask(m.prog), nil
 }

@@ -8,6 +8,7 @@ import (
 // config is what the options set; its zero value is the default.
 type config struct {
 	arrays, dropMismatched, trusted, ndjson, strict bool
+	wildcards                                       bool // how the mask is read: Compile's, not With's
 	maxDepth                                        int
 	bufferSize                                      int
 	maxInput                                        int64
