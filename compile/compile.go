@@ -191,7 +191,7 @@ func build(members [][]member, paths []string) (*Program, error) {
 		p.tables[n] = p.newTable(sorted, base)
 		if wildAt >= 0 {
 			t := &p.tables[n]
-			t.other = int32(len(p.entries))
+			t.other, p.wild = int32(len(p.entries)), true
 			at[wildAt] = t.other
 			p.entries = append(p.entries, Entry{Key: wild.key, Node: wild.node, Wildcard: true})
 			t.lens = ^Lengths(0) // every key may match

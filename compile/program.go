@@ -32,6 +32,7 @@ type Program struct {
 	order   []int32 // per node, its entries in the order the mask wrote them
 	orders  []int32 // node n's entries are order[orders[n]:orders[n+1]]
 	maxKey  int
+	wild    bool // a node has a wildcard
 	id      uint64
 }
 
@@ -123,6 +124,9 @@ func (p *Program) Lookup(node int32, key []byte) int32 {
 	}
 	return t.other
 }
+
+// Wildcards reports whether a node of p has a wildcard.
+func (p *Program) Wildcards() bool { return p.wild }
 
 // Other returns node's wildcard entry, the answer of Lookup for every key
 // that has no entry of its own, or NoEntry when the node has no wildcard.

@@ -85,6 +85,7 @@ type input struct {
 	prog *compile.Program
 	cfg  Config
 	err  error // sticky: once a document is rejected, every call returns it
+	wild bool  // prog has a wildcard: errors name its members (wildNames)
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -99,7 +100,7 @@ type input struct {
 	key      []byte
 	keyInSrc bool
 	keyOver  bool // the key grew past keyCap: it has no entry of its own and is not kept
-	keyOut   bool // keyOver, and a wildcard keeps the member: the key is written as it comes
+	keyOut   bool // with keyOver: a wildcard keeps the member, its key is written as it comes
 }
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
@@ -124,7 +125,7 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 
 // Reset prepares m for a new input masked by prog with cfg.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
-	m.input = input{prog: prog, cfg: cfg, line: 1}
+	m.input = input{prog: prog, cfg: cfg, line: 1, wild: prog != nil && prog.Wildcards()}
 	if m.found == nil {
 		m.found = new(lookups)
 	}

@@ -72,7 +72,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				continue
 			}
 			f.member, f.entry = true, compile.NoEntry
-			m.keyOver, m.keyOut = false, false
+			m.keyOver = false
 			if tok.More {
 				m.keyBuf, m.keyInSrc = m.keyBuf[:0], false
 				dst = m.addKeyPiece(dst, src[tok.Start:tok.End])
@@ -202,7 +202,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 	}
 	last := &spans[len(spans)-1]
 	f.member, f.entry = true, e
-	m.key, m.keyInSrc, m.keyOver, m.keyOut = src[last.KeyStart:last.KeyEnd], true, false, false
+	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd == 0
 }
 
@@ -278,13 +278,13 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		}
 		return dst, i, nil
 	}
+	if m.wild && !f.array && m.prog.Entry(f.entry).Wildcard {
+		m.names.add(len(m.frames)-1, m.key, m.keyCap())
+	}
 	m.op = opToken
 	i, err := m.sc.Open(src, i)
 	if err != nil {
 		return dst, i, err
-	}
-	if !f.array && m.prog.Entry(f.entry).Wildcard {
-		m.names.add(len(m.frames)-1, m.key, m.keyCap())
 	}
 	m.push(node, k == tokenizer.ArrayStart)
 	return append(dst, byte(k)), i, nil
@@ -358,6 +358,7 @@ func (m *Machine) addKeyPiece(dst, p []byte) []byte {
 	}
 	f := &m.frames[len(m.frames)-1]
 	e := m.prog.Other(f.node)
+	m.keyOut = false
 	switch {
 	case e != compile.NoEntry && m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep:
 		m.keyBuf = append(m.keyBuf, p...)
