@@ -3,6 +3,7 @@ package jsonmask_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,4 +188,39 @@ func TestWildcardLongKeyBeforeWindowEnd(t *testing.T) {
 			t.Errorf("cut at %d: %s, %v", cut, out.String(), err)
 		}
 	}
+}
+
+// wildMask returns a random mask over genKeys, as mask does, in which an
+// object also has a "*" member one time in three, written anywhere among its
+// members, spelled "*" or "\u002a".
+func (g *gen) wildMask(depth int) []byte {
+	g.sb.Reset()
+	g.wildObject(depth)
+	return []byte(g.sb.String())
+}
+
+func (g *gen) wildObject(depth int) {
+	g.sb.WriteByte('{')
+	keys := make([]string, 0, 6)
+	for _, k := range g.rng.Perm(len(genKeys))[:g.rng.IntN(5)] {
+		sp := genKeySpellings[genKeys[k]]
+		keys = append(keys, sp[g.rng.IntN(len(sp))])
+	}
+	if g.rng.IntN(3) == 0 {
+		at := g.rng.IntN(len(keys) + 1)
+		keys = slices.Insert(keys, at, []string{`"*"`, `"\u002a"`}[g.rng.IntN(2)])
+	}
+	for i, k := range keys {
+		if i > 0 {
+			g.sb.WriteByte(',')
+		}
+		g.sb.WriteString(k)
+		g.sb.WriteByte(':')
+		if depth > 0 && g.rng.IntN(2) == 0 {
+			g.wildObject(depth - 1)
+		} else {
+			g.sb.WriteString("true")
+		}
+	}
+	g.sb.WriteByte('}')
 }
