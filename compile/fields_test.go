@@ -142,13 +142,16 @@ func TestCompileFieldsDepth(t *testing.T) {
 // has no entry of its own, and only those (SPEC T2), at every length and
 // through the hash, the trie and the empty key.
 func TestWildcardLookup(t *testing.T) {
-	keys := []string{"id", "ib", "name", "", "x", strings.Repeat("L", 70)}
+	// "axb" and "ayb" hash alike (length, first and last byte): their slot
+	// sends the lookup to the trie, which "azb" and "ax" then miss.
+	keys := []string{"id", "ib", "name", "", "x", strings.Repeat("L", 70), "axb", "ayb", "azb", "ax", "axbb"}
 	for _, c := range []struct {
 		name string
 		mask string
 		wild bool
 	}{
 		{"Wildcards", `{"id":true,"ib":{"a":true},"name":true,"":true,"*":{"k":true}}`, true},
+		{"WildcardAndTrie", `{"axb":true,"ayb":{"a":true},"*":true}`, true},
 		{"WildcardNoEmptyKey", `{"id":true,"*":true}`, true},
 		{"StarIsAKey", `{"id":true,"*":{"k":true}}`, false},
 	} {
