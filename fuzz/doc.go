@@ -9,6 +9,10 @@
 //   - FuzzCanary: a dropped member's bytes never reach the output, on success
 //     or on error, at any split.
 //   - FuzzCompile: any bytes either compile or fail with a *MaskError.
+//   - FuzzCompileFields: any text either compiles as a text mask or fails
+//     with a *MaskError whose offset lies in it; a text mask, the JSON mask
+//     it prints and the reference masker given that JSON mask give the same
+//     output; the printed form prints itself again.
 //
 // Seeds come from the conformance cases and JSONTestSuite; inputs the fuzzer
 // found that once failed are kept under testdata/fuzz. Run one target with
