@@ -194,3 +194,24 @@ func TestPathsCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestContextFields checks that jsonmask context takes a text mask (SPEC
+// C12 names -fields) and -print-mask, as every command that masks does.
+func TestContextFields(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		args    []string
+		wantOut string
+	}{
+		{"Fields", []string{"context", "-fields", "a,c/d", "-format", "text"}, `{"a":1,"c":{"d":2}}` + "\n"},
+		{"PrintMask", []string{"context", "-fields", "a,c/d", "-print-mask"}, `{"a":true,"c":{"d":true}}` + "\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := run(c.args, strings.NewReader(`{"a":1,"b":"CANARY","c":{"d":2,"e":"CANARY"}}`), &stdout, &stderr)
+			if status != 0 || stdout.String() != c.wantOut {
+				t.Errorf("status %d, stdout %q, stderr %q; want %q", status, stdout.String(), stderr.String(), c.wantOut)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@
 //
 //	jsonmask [flags] [FILE ...]
 //	jsonmask demo
+//	jsonmask context [flags] [FILE]
 //	jsonmask explain [mask flags] [-json] [FILE]
 //	jsonmask paths [mask flags] [-json] [FILE]
 //
@@ -44,12 +45,14 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // commands are the subcommands (SPEC L4), by name.
 var commands = map[string]command{
 	"demo":    runDemo,
+	"context": runContext,
 	"explain": runExplain,
 	"paths":   runPaths,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
+       jsonmask context [flags] [FILE]
        jsonmask explain [mask flags] [-json] [FILE]
        jsonmask paths [mask flags] [-json] [FILE]
 

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/jsonmask/jsonmask/toolresult"
+)
+
+const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-budget N] [-encoding NAME]
+                        [-store DIR] [-name NAME] [-format json|text] [FILE]
+
+Prints what a tool's response (FILE, or standard input) becomes before a model
+sees it (SPEC section 9): the data within the budget, a stored variable with a
+schema and a preview, or the whole text. -format text prints exactly the model
+text, after the instructions if any.
+
+exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
+`
+
+// runContext is the context subcommand (SPEC C12).
+func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("jsonmask context")
+	var mf maskFlags
+	mf.register(fs, false)
+	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget`")
+	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
+	store := fs.String("store", "", "keep variables in `DIR` (default: $TMPDIR/jsonmask-variables)")
+	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
+	format := fs.String("format", "json", "print the result as json, or the model text as text")
+	files, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, contextUsage)
+		return 0
+	case err != nil:
+		return usageError(stderr, "jsonmask context", err)
+	case len(files) > 1:
+		return usageError(stderr, "jsonmask context", fmt.Errorf("one FILE at most, got %d", len(files)))
+	case *format != "json" && *format != "text":
+		return usageError(stderr, "jsonmask context", fmt.Errorf("-format must be json or text, got %q", *format))
+	}
+	opts := []toolresult.Option{toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithName(*name)}
+	if mf.given() {
+		m, err := mf.compile()
+		if err != nil {
+			return usageError(stderr, "jsonmask context", err)
+		}
+		if status, done := mf.printMask(stdout, stderr, "jsonmask context", m); done {
+			return status
+		}
+		opts = append(opts, toolresult.WithMask(m))
+	} else if _, err := mf.options(); err != nil {
+		return usageError(stderr, "jsonmask context", err)
+	}
+	if *store != "" {
+		st, err := toolresult.NewDirStore(*store)
+		if err != nil {
+			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(unwrapPath(err)))
+			return 1
+		}
+		opts = append(opts, toolresult.WithStore(st))
+	}
+	p, err := toolresult.New(opts...)
+	if err != nil {
+		return usageError(stderr, "jsonmask context", errors.New(message(err)))
+	}
+	in, inName := stdin, "-"
+	if len(files) == 1 && files[0] != "-" {
+		f, err := os.Open(files[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", files[0], message(unwrapPath(err)))
+			return 1
+		}
+		defer f.Close()
+		in, inName = f, files[0]
+	}
+	res, err := p.Process(context.Background(), in)
+	if err != nil {
+		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), message(err))
+		return 1
+	}
+	if *format == "text" {
+		if res.Instructions != "" {
+			fmt.Fprintf(stdout, "%s\n\n", res.Instructions)
+		}
+		fmt.Fprint(stdout, res.Text)
+		if n := len(res.Text); n == 0 || res.Text[n-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
+		return 0
+	}
+	out, _ := json.Marshal(res)
+	fmt.Fprintf(stdout, "%s\n", out)
+	return 0
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestContext(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		status      int
+		route       string
+		out         string // text output, or a substring of stderr
+	}{
+		{"Passthrough", `{"a":1,"b":2,"display_instructions_for_model":"be brief"}`, []string{"-mask", `{"a":true}`}, 0, "passthrough", ""},
+		{"PassthroughText", `{"a":1,"display_instructions_for_model":"be brief"}`, []string{"-format", "text"}, 0, "", "be brief\n\n{\"a\":1}\n"},
+		{"Plaintext", "rate limited\n", []string{"-format", "text"}, 0, "", "rate limited\n"},
+		{"Variable", `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 200) + `{"id":2}]}`, []string{"-budget", "100", "-store", dir, "-name", "items"}, 0, "variable", ""},
+		{"Rejected", `{"a":1 x}`, []string{"-mask", `{"a":true}`}, 1, "", "jsonmask: stdin: invalid character 'x'"},
+		{"BadFormat", `{}`, []string{"-format", "xml"}, 2, "", "-format must be json or text"},
+		{"BadEncoding", `{}`, []string{"-encoding", "p99"}, 2, "", "unknown encoding"},
+		{"BadBudget", `{}`, []string{"-budget", "0"}, 2, "", "budget must be at least 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := run(append([]string{"context"}, tc.args...), strings.NewReader(tc.stdin), &stdout, &stderr)
+			if status != tc.status {
+				t.Fatalf("status %d, stderr %s", status, stderr.String())
+			}
+			switch {
+			case tc.route != "":
+				var res map[string]any
+				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+					t.Fatalf("not JSON: %v: %s", err, stdout.String())
+				}
+				if res["route"] != tc.route {
+					t.Fatalf("route %v", res["route"])
+				}
+				for _, k := range []string{"tokens", "content"} {
+					if _, ok := res[k]; !ok {
+						t.Fatalf("no %s: %s", k, stdout.String())
+					}
+				}
+				_, hasVar := res["variable"]
+				_, hasSchema := res["schema"]
+				if hasVar != (tc.route == "variable") || hasSchema != (tc.route == "variable") {
+					t.Fatalf("members that do not apply: %s", stdout.String())
+				}
+			case tc.status == 0:
+				if stdout.String() != tc.out {
+					t.Fatalf("got %q want %q", stdout.String(), tc.out)
+				}
+			default:
+				if !strings.Contains(stderr.String(), tc.out) {
+					t.Fatalf("stderr %q", stderr.String())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,340 @@
+package schema
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Schema is an inferred schema: a snapshot, immutable, of what an Inferrer
+// had read when [Inferrer.Schema] was called.
+type Schema struct {
+	root *node
+	docs int
+}
+
+// Schema returns the schema of the documents read whole so far.
+func (in *Inferrer) Schema() *Schema {
+	if in.root == nil {
+		return &Schema{root: &node{}}
+	}
+	return &Schema{root: in.root.clone(), docs: in.docs}
+}
+
+func (n *node) clone() *node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.index = nil
+	c.props = make([]*prop, len(n.props))
+	for i, p := range n.props {
+		q := *p
+		q.n = p.n.clone()
+		c.props[i] = &q
+	}
+	c.items = n.items.clone()
+	c.enum = append([]string(nil), n.enum...)
+	return &c
+}
+
+// Documents returns the number of documents the schema was inferred from.
+func (s *Schema) Documents() int { return s.docs }
+
+// JSON returns the schema as a JSON Schema 2020-12 document.
+func (s *Schema) JSON() []byte {
+	b := []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema"`)
+	b = s.root.appendJSON(b, true)
+	return append(b, '}')
+}
+
+// appendJSON appends n's keywords; inner says that b already holds a
+// keyword of the same object, so the first one needs a comma.
+func (n *node) appendJSON(b []byte, inner bool) []byte {
+	sep := func() {
+		if inner {
+			b = append(b, ',')
+		}
+		inner = true
+	}
+	if n.cut != "" {
+		sep()
+		b = append(b, `"description":`...)
+		return appendString(b, n.cut)
+	}
+	if names := n.typeNames(); len(names) == 1 {
+		sep()
+		b = appendString(append(b, `"type":`...), names[0])
+	} else if len(names) > 1 {
+		sep()
+		b = append(b, `"type":[`...)
+		for i, t := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, t)
+		}
+		b = append(b, ']')
+	}
+	if n.types&tObject != 0 && len(n.props) > 0 {
+		sep()
+		b = append(b, `"properties":{`...)
+		for i, p := range n.props {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, p.name), ":{"...)
+			b = append(p.n.appendJSON(b, false), '}')
+		}
+		b = append(b, '}')
+		if req := n.required(); len(req) > 0 {
+			sep()
+			b = append(b, `"required":[`...)
+			for i, p := range req {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, p.name)
+			}
+			b = append(b, ']')
+		}
+	}
+	if n.types&tArray != 0 && n.items != nil {
+		sep()
+		b = append(b, `"items":{`...)
+		b = append(n.items.appendJSON(b, false), '}')
+	}
+	if f := n.format(); f != "" {
+		sep()
+		b = appendString(append(b, `"format":`...), f)
+	}
+	if enum := n.enumValues(); enum != nil {
+		sep()
+		b = append(b, `"enum":[`...)
+		for i, e := range enum {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e)
+		}
+		if n.types&tNull != 0 {
+			b = append(b, ",null"...)
+		}
+		b = append(b, ']')
+	}
+	return b
+}
+
+func (n *node) typeNames() []string {
+	var names []string
+	for _, t := range [...]struct {
+		bit  uint8
+		name string
+	}{{tObject, "object"}, {tArray, "array"}, {tString, "string"}, {tInteger, "integer"}, {tNumber, "number"}, {tBoolean, "boolean"}, {tNull, "null"}} {
+		if n.types&t.bit == 0 || t.bit == tInteger && n.types&tNumber != 0 {
+			continue
+		}
+		names = append(names, t.name)
+	}
+	return names
+}
+
+// required returns the keys present in every object seen at n.
+func (n *node) required() []*prop {
+	var req []*prop
+	for _, p := range n.props {
+		if p.present == n.objects {
+			req = append(req, p)
+		}
+	}
+	return req
+}
+
+func (n *node) format() string {
+	if n.types&tString == 0 || n.formats == 0 {
+		return ""
+	}
+	for _, f := range formatNames {
+		if n.formats&f.bit != 0 {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// enumValues returns the strings of an enum, when the place holds only
+// strings (and nulls), few distinct ones seen many times; else nil.
+func (n *node) enumValues() []string {
+	if n.noEnum || len(n.enum) == 0 || n.types&^(tString|tNull) != 0 {
+		return nil
+	}
+	if n.strings < 10 || n.strings < 3*len(n.enum) {
+		return nil
+	}
+	return n.enum
+}
+
+// Compact renders the schema for a model, TypeScript-like:
+//
+//	{id: string; tags?: Array<string>; status: "open" | "closed"}
+//
+// A key marked "?" is not in every object. Below depth levels (depth < 1:
+// no limit) objects render as {…} and arrays as Array<…>.
+func (s *Schema) Compact(depth int) string {
+	var b strings.Builder
+	s.root.compact(&b, 0, depth)
+	return b.String()
+}
+
+// Depth returns the number of levels the schema describes: Compact with
+// this depth or more renders it whole.
+func (s *Schema) Depth() int { return s.root.levels() }
+
+func (n *node) levels() int {
+	d := 1
+	for _, p := range n.props {
+		d = max(d, 1+p.n.levels())
+	}
+	if n.items != nil {
+		d = max(d, 1+n.items.levels())
+	}
+	return d
+}
+
+func (n *node) compact(b *strings.Builder, level, depth int) {
+	if n.cut != "" {
+		b.WriteString("any")
+		return
+	}
+	if n.types == 0 {
+		b.WriteString("never")
+		return
+	}
+	parts := 0
+	part := func() {
+		if parts > 0 {
+			b.WriteString(" | ")
+		}
+		parts++
+	}
+	deep := depth > 0 && level+1 >= depth
+	if n.types&tObject != 0 {
+		part()
+		switch {
+		case len(n.props) == 0:
+			b.WriteString("{}")
+		case deep:
+			b.WriteString("{…}")
+		default:
+			b.WriteByte('{')
+			for i, p := range n.props {
+				if i > 0 {
+					b.WriteString("; ")
+				}
+				writeKey(b, p.name)
+				if p.present < n.objects {
+					b.WriteByte('?')
+				}
+				b.WriteString(": ")
+				p.n.compact(b, level+1, depth)
+			}
+			b.WriteByte('}')
+		}
+	}
+	if n.types&tArray != 0 {
+		part()
+		switch {
+		case n.items == nil:
+			b.WriteString("Array<never>")
+		case deep:
+			b.WriteString("Array<…>")
+		default:
+			b.WriteString("Array<")
+			n.items.compact(b, level+1, depth)
+			b.WriteByte('>')
+		}
+	}
+	if n.types&tString != 0 {
+		if enum := n.enumValues(); enum != nil {
+			for _, e := range enum {
+				part()
+				b.Write(appendString(nil, e))
+			}
+		} else {
+			part()
+			b.WriteString("string")
+			if f := n.format(); f != "" {
+				b.WriteString(" /*" + f + "*/")
+			}
+		}
+	}
+	if n.types&(tInteger|tNumber) != 0 {
+		part()
+		b.WriteString("number")
+	}
+	if n.types&tBoolean != 0 {
+		part()
+		b.WriteString("boolean")
+	}
+	if n.types&tNull != 0 {
+		part()
+		b.WriteString("null")
+	}
+}
+
+// writeKey writes a key bare when it is an identifier, else quoted.
+func writeKey(b *strings.Builder, k string) {
+	ident := k != ""
+	for i, c := range k {
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			ident = false
+			break
+		}
+	}
+	if ident {
+		b.WriteString(k)
+		return
+	}
+	b.Write(appendString(nil, k))
+}
+
+// appendString appends s as a JSON string. Bytes that are not UTF-8 can only
+// be lone surrogates that a key or value held escaped (decoded as WTF-8):
+// they are escaped again, so that the output is valid JSON.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			if c == 0xED && i+2 < len(s) {
+				r = rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				b = append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+				i += 3
+				continue
+			}
+			b = append(b, `\ufffd`...)
+			i++
+			continue
+		}
+		b = append(b, s[i:i+n]...)
+		i += n
+	}
+	return append(b, '"')
+}
+
+// AppendString appends s to b as a JSON string, as the schema writes its
+// keys and values; exported for the packages that render next to it.
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }

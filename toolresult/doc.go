@@ -1,0 +1,47 @@
+// Package toolresult turns a tool's response into what a model sees (SPEC
+// section 9): small structured data passes as it is, large structured data
+// becomes a stored variable that the model gets as a note, a schema and a
+// preview, and plaintext enters whole.
+//
+// A [Processor] holds a token budget, a [Tokenizer] (exact BPE counts,
+// o200k_base by default), an optional mask and a [Store]. Its
+// [Processor.Process] reads a body once, streaming:
+//
+//  1. display_instructions_for_model members of an object body are taken
+//     out and returned as instructions (C2);
+//  2. the mask applies (sections 1 to 6);
+//  3. data that is not a JSON object or array is plaintext, returned whole
+//     (C4); structured data is held while it may still fit the budget, and
+//     written to a draft in the store as soon as it cannot (it is then more
+//     than 128 bytes per allowed token, the longest token's length);
+//  4. in the same pass the data's schema is inferred (package schema), a
+//     bounded sample is kept for the preview, and strings that hold JSON are
+//     noted (C11);
+//  5. at the end, held data is counted once with an early exit past the
+//     budget (data of at most budget bytes needs no count to pass); data
+//     over the budget is committed as a variable named after its SHA-256
+//     (C6), and the model text is fitted to the budget (C8, C9): only pieces
+//     and the final text are counted.
+//
+// # Security considerations
+//
+// A mask stands between the data and the model: with one, the body is
+// validated by the mask before anything of it is returned or stored, and on
+// any error (the mask's, the reader's, the store's) nothing of the body is
+// returned and the draft is removed. Instructions are taken out before the
+// mask applies: they reach the model as instructions whatever the mask says,
+// so a mask cannot be used to keep them, and a tool cannot hide data in
+// them from the mask's point of view (they are returned separately, capped at
+// [MaxInstructions] bytes). Without a mask, a body that is not valid JSON is
+// returned whole as plaintext.
+//
+// Memory: the variable route holds at most the budget's caps (a sample of
+// about 16 bytes per budget token, and 128 bytes per budget token before the
+// draft is made), whatever the body's size. Plaintext is held whole.
+// Counting a plaintext holding a run of n bytes with no space or quote
+// after a letter or digit (where BPE pieces are cut) costs memory
+// proportional to n while it is counted.
+//
+// A Processor and the Tokenizers of NewTokenizer are safe for concurrent
+// use; a Result is not shared.
+package toolresult

@@ -1,0 +1,387 @@
+package toolresult
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// InstructionsKey is the top-level member that carries instructions for the
+// model rather than data (SPEC C2).
+const InstructionsKey = "display_instructions_for_model"
+
+// Limits of the extractor.
+const (
+	// MaxInstructions is the longest display_instructions_for_model value
+	// accepted, in bytes as written; a longer one is an error.
+	MaxInstructions = 256 << 10
+	// maxHeld is the most whitespace held between two top-level members
+	// while the next key is read.
+	maxHeld = 64 << 10
+	// maxCandidate is the longest raw key that may still spell InstructionsKey
+	// (every character escaped as \uXXXX).
+	maxCandidate = 6 * len(InstructionsKey)
+)
+
+// Extractor states.
+const (
+	exStart     = iota // before the body's first byte that is not whitespace
+	exBetween          // in the root object, before a key or '}'
+	exKey              // inside a key
+	exColon            // after a key, before its value
+	exDataColon        // after a key of data, before its value
+	exSkip             // inside a value that is data
+	exTake             // inside an instructions value
+	exPass             // everything else: passed on as it is
+)
+
+// extractor takes display_instructions_for_model members out of a body that
+// is a JSON object (SPEC C2), streaming: it passes the rest of the body on to
+// w. It reads the root object's members only, skipping their values the fast
+// way (quoting and nesting: whoever reads the output validates it); it
+// validates the instructions' values. Anything it cannot read as an object
+// it passes on as it is, from where it stopped, for the next reader to
+// reject.
+//
+// A member taken out is removed with the comma that joined it to the others.
+// With blank set it is overwritten with spaces instead, so that offsets in the
+// output are offsets in the body: for a mask, which drops whitespace anyway and
+// reports errors by offset.
+type extractor struct {
+	w     io.Writer
+	blank bool
+
+	sc    tokenizer.Scanner
+	state int
+	base  int64 // offset of the current window in the body
+	bom   int   // bytes of a byte-order mark seen at the start
+
+	p       []byte // the window being read
+	out     int    // p[out:] is not passed on yet
+	held    []byte // bytes of earlier windows after the last value, not passed on yet
+	heldAt  int64  // offset of held[0]
+	keyAt   int64  // offset of the key being read
+	key     []byte // the raw key being read, up to maxCandidate bytes
+	keyLong bool
+	first   bool // the member being read is the root's first
+	dropSep bool // the member taken out was the first: drop the separator after it
+
+	instr   []string    // instructions taken out, in order
+	value   []byte      // the instructions value being read
+	open    []container // its open containers
+	pending bool        // its last token goes on in the next window
+	err     error
+	removed []removal // what was taken out, for offsets (not blank)
+}
+
+// removal is a stretch of the body taken out of the output.
+type removal struct{ at, n int64 }
+
+func newExtractor(w io.Writer, blank bool) *extractor {
+	e := &extractor{w: w, blank: blank}
+	e.sc.Reset(0)
+	return e
+}
+
+// Write reads the next window of the body.
+func (e *extractor) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	e.p, e.out = p, 0
+	i := 0
+	var err error
+	for i < len(p) && err == nil {
+		switch e.state {
+		case exStart:
+			i, err = e.start(p, i)
+		case exBetween:
+			var k tokenizer.Kind
+			k, i, err = e.sc.Peek(p, i)
+			switch {
+			case err != nil || k == tokenizer.None:
+			case k == tokenizer.ObjectEnd:
+				err = e.pass(e.sepEnd(e.base+int64(i)), i)
+				e.dropSep = false
+				if err == nil {
+					_, i, err = e.sc.Next(p, i)
+					e.state = exPass
+				}
+			default: // a key: what came since the last value is held until it is read
+				e.state, e.key, e.keyLong, e.keyAt = exKey, e.key[:0], false, e.base+int64(i)
+			}
+		case exKey:
+			var t tokenizer.Token
+			t, i, err = e.sc.Next(p, i)
+			if err != nil {
+				break
+			}
+			if !e.keyLong {
+				if len(e.key)+t.End-t.Start > maxCandidate+2 {
+					e.keyLong = true
+				} else {
+					e.key = append(e.key, p[t.Start:t.End]...)
+				}
+			}
+			switch {
+			case t.More:
+			case e.isInstructions():
+				// The member goes, with the separator before it (or, for
+				// the root's first member, after it).
+				err = e.pass(e.base+int64(i), i)
+				e.state = exColon
+			default:
+				err = e.pass(e.sepEnd(e.keyAt), i)
+				e.state, e.first, e.dropSep = exDataColon, false, false
+			}
+		case exColon:
+			_, i, err = e.sc.Peek(p, i)
+			if err == nil && i < len(p) {
+				e.state, e.value, e.open, e.pending = exTake, e.value[:0], e.open[:0], false
+			}
+		case exDataColon:
+			if _, i, err = e.sc.Peek(p, i); err == nil && i < len(p) {
+				e.state = exSkip
+			}
+		case exSkip:
+			var done bool
+			if i, done, err = e.sc.SkipTrusted(p, i); err == nil && done {
+				err = e.pass(-1, i)
+				e.afterValue(i)
+			}
+		case exTake:
+			var done bool
+			if i, done, err = e.take(p, i); err == nil && done {
+				err = e.pass(e.base+int64(i), i)
+				e.dropSep = e.first
+				e.afterValue(i)
+			}
+		default: // exPass
+			i = len(p)
+		}
+	}
+	if err != nil {
+		if e.err = e.fail(err); e.err != nil {
+			return 0, e.err
+		}
+		// Not an object we can read: pass the rest on as it is.
+		e.state = exPass
+	}
+	switch e.state {
+	case exColon, exTake:
+		err = e.pass(e.base+int64(len(p)), len(p))
+	case exBetween, exKey:
+		// Hold the rest of the window: it may belong to a member taken out.
+		if len(e.held) == 0 {
+			e.heldAt = e.base + int64(e.out)
+		}
+		if len(e.held)+len(p)-e.out > maxHeld+maxCandidate+2 {
+			err = &extractError{msg: "more than " + strconv.Itoa(maxHeld) + " bytes of whitespace between two members", at: e.base + int64(len(p))}
+			break
+		}
+		e.held = append(e.held, p[e.out:]...)
+	default:
+		err = e.pass(-1, len(p))
+	}
+	e.p = nil
+	if err != nil {
+		e.err = err
+		return 0, err
+	}
+	e.base += int64(len(p))
+	return len(p), nil
+}
+
+// sepEnd returns end when the separator before it is to be taken out (it
+// follows a first member taken out), and -1 otherwise.
+func (e *extractor) sepEnd(end int64) int64 {
+	if e.dropSep {
+		return end
+	}
+	return -1
+}
+
+// pass passes on what was held and the window up to p[to], taking out the
+// bytes before the body offset drop (-1: none).
+func (e *extractor) pass(drop int64, to int) error {
+	start := e.base + int64(e.out)
+	if len(e.held) > 0 {
+		start = e.heldAt
+	}
+	if drop > start {
+		e.removedRun(start, drop-start)
+	}
+	// Held bytes first, then the window's.
+	for _, run := range [2]struct {
+		b  []byte
+		at int64
+	}{{e.held, e.heldAt}, {e.p[e.out:to], e.base + int64(e.out)}} {
+		b := run.b
+		if n := min(int64(len(b)), drop-run.at); n > 0 {
+			if e.blank {
+				if err := e.spaces(int(n)); err != nil {
+					return err
+				}
+			}
+			b = b[n:]
+		}
+		if len(b) > 0 {
+			if _, err := e.w.Write(b); err != nil {
+				return err
+			}
+		}
+	}
+	e.held = e.held[:0]
+	e.out = to
+	return nil
+}
+
+// fail sorts an error: the writer's own, or the extractor's limits, stop
+// everything; a syntax error stops only the extraction (nil).
+func (e *extractor) fail(err error) error {
+	switch err.(type) {
+	case *tokenizer.Error:
+		return nil
+	}
+	return err
+}
+
+// start skips a byte-order mark and whitespace, and classifies the body.
+func (e *extractor) start(p []byte, i int) (int, error) {
+	const bom = "\xEF\xBB\xBF"
+	for ; i < len(p); i++ {
+		c := p[i]
+		if e.base+int64(i) < 3 && e.bom == int(e.base)+i && c == bom[e.bom] {
+			e.bom++
+			continue
+		}
+		if tokenizer.IsSpace(c) {
+			continue
+		}
+		if c != '{' {
+			e.state = exPass
+			return len(p), nil
+		}
+		_, j, err := e.sc.Next(p, i)
+		e.state, e.first = exBetween, true
+		e.afterValue(j)
+		if err == nil {
+			err = e.pass(-1, j)
+		}
+		return j, err
+	}
+	return i, nil
+}
+
+// afterValue follows a member's value ending at p[i]: what comes next is
+// held, in case the next member is taken out.
+func (e *extractor) afterValue(i int) {
+	e.state = exBetween
+	e.heldAt = e.base + int64(i)
+}
+
+func (e *extractor) removedRun(at, n int64) {
+	if n > 0 && !e.blank {
+		e.removed = append(e.removed, removal{at, n})
+	}
+}
+
+var spaces64 = []byte("                                                                ")
+
+func (e *extractor) spaces(n int) error {
+	for n > 0 {
+		k := min(n, len(spaces64))
+		if _, err := e.w.Write(spaces64[:k]); err != nil {
+			return err
+		}
+		n -= k
+	}
+	return nil
+}
+
+// isInstructions reports whether the key read is InstructionsKey, escapes
+// decoded (SPEC M5).
+func (e *extractor) isInstructions() bool {
+	if e.keyLong || len(e.key) < 2 {
+		return false
+	}
+	raw := e.key[1 : len(e.key)-1]
+	if len(raw) == len(InstructionsKey) {
+		return string(raw) == InstructionsKey
+	}
+	var buf [maxCandidate]byte
+	return string(tokenizer.AppendUnescaped(buf[:0], raw)) == InstructionsKey
+}
+
+// take reads the instructions value, validating it, into e.value: compact,
+// with the separators that the tokens leave out put back.
+func (e *extractor) take(p []byte, i int) (int, bool, error) {
+	for i < len(p) {
+		t, j, err := e.sc.Next(p, i)
+		if err != nil {
+			return j, false, err
+		}
+		if t.Kind == tokenizer.None {
+			return j, false, nil
+		}
+		if !e.pending { // a token starts
+			switch t.Kind {
+			case tokenizer.ObjectEnd, tokenizer.ArrayEnd:
+				e.open = e.open[:len(e.open)-1]
+			default:
+				if n := len(e.open); n > 0 {
+					c := &e.open[n-1]
+					switch {
+					case c.obj && !t.Key:
+						e.value = append(e.value, ':')
+					case c.n > 0:
+						e.value = append(e.value, ',')
+						c.n++
+					default:
+						c.n++
+					}
+				}
+				if t.Kind == tokenizer.ObjectStart || t.Kind == tokenizer.ArrayStart {
+					e.open = append(e.open, container{obj: t.Kind == tokenizer.ObjectStart})
+				}
+			}
+		}
+		e.value = append(e.value, p[t.Start:t.End]...)
+		e.pending = t.More
+		if len(e.value) > MaxInstructions {
+			return j, false, &extractError{msg: InstructionsKey + " longer than " + strconv.Itoa(MaxInstructions) + " bytes", at: e.base + int64(j)}
+		}
+		i = j
+		if len(e.open) == 0 && !t.More {
+			e.instr = append(e.instr, instructionText(e.value))
+			return i, true, nil
+		}
+	}
+	return i, false, nil
+}
+
+// container is an open object or array of an instructions value.
+type container struct {
+	obj bool
+	n   int // members or elements begun
+}
+
+// instructionText is an instructions value as the model gets it: a string's
+// text, or another value as compact JSON (SPEC C2).
+func instructionText(v []byte) string {
+	if len(v) >= 2 && v[0] == '"' {
+		return string(tokenizer.AppendUnescaped(nil, v[1:len(v)-1]))
+	}
+	return string(v)
+}
+
+// extractError is an instructions member the extractor refuses.
+type extractError struct {
+	msg string
+	at  int64
+}
+
+func (e *extractError) Error() string {
+	return "jsonmask: " + e.msg + " at offset " + strconv.FormatInt(e.at, 10)
+}

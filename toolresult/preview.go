@@ -1,0 +1,307 @@
+package toolresult
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// previewer builds the preview (SPEC C8) from the sample, within a number of
+// tokens. It counts each piece it adds once, alone, and adds the counts: the
+// caller counts the text it ends up with once, exactly, and asks again for
+// less when the pieces' sum was short of the truth.
+//
+// It adds in rounds, breadth first: in round r every array shows up to 2^r
+// elements and every string up to 32·2^r characters; within a round, level
+// by level from the root, scalars before containers, so that shallow scalars
+// (ids, statuses, counts: the decision fields) come before deep detail. A
+// container is added with its first member or element (and so on down), so
+// that an object that had members is never shown as {} while the budget
+// holds one of them.
+type previewer struct {
+	tok  Tokenizer
+	root *snode
+	left int
+	max  int // the sampler's caps, where rounds stop
+}
+
+func (pv *previewer) count(s string) int { return pv.tok.Count([]byte(s), -1) }
+
+func isContainer(n *snode) bool {
+	return n.kind == tokenizer.ObjectStart || n.kind == tokenizer.ArrayStart
+}
+
+func reset(n *snode) {
+	n.shown, n.showChars = false, 0
+	for _, k := range n.kids {
+		reset(k)
+	}
+}
+
+// build shows what fits in target tokens, from nothing.
+func (pv *previewer) build(target int) {
+	reset(pv.root)
+	pv.root.shown = true
+	pv.left = target - 1
+	for r := 0; r < 24 && pv.left > 0; r++ {
+		items, chars := 1<<r, 32<<min(r, 20)
+		if !pv.round(items, chars) && items > pv.max && chars > pv.max {
+			break
+		}
+	}
+}
+
+// round adds what the round's limits allow, level by level. It reports
+// whether it added anything.
+func (pv *previewer) round(items, chars int) bool {
+	added := false
+	level := []*snode{pv.root}
+	for len(level) > 0 && pv.left > 0 {
+		var next []*snode
+		for pass := range 2 { // scalars, then containers
+			for _, n := range level {
+				lim := len(n.kids)
+				if n.kind == tokenizer.ArrayStart {
+					lim = min(lim, items)
+				}
+				for i := 0; i < lim; i++ {
+					k := n.kids[i]
+					if isContainer(k) != (pass == 1) {
+						continue
+					}
+					if n.kind == tokenizer.ArrayStart && i > 0 && !n.kids[i-1].shown {
+						break // arrays show a prefix
+					}
+					switch {
+					case !k.shown:
+						if !pv.add(k, chars) {
+							if n.kind == tokenizer.ArrayStart {
+								i = lim
+							}
+							continue
+						}
+						added = true
+					case k.kind == tokenizer.String && k.showChars < min(chars, k.chars):
+						if pv.extend(k, min(chars, k.chars)) {
+							added = true
+						}
+					}
+					if isContainer(k) && k.shown {
+						next = append(next, k)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	return added
+}
+
+// cost returns the tokens of n shown with chars characters (a string), with
+// its key and the comma that follows it.
+func (pv *previewer) cost(n *snode, chars int) int {
+	if n.key != nil && n.keyCost < 0 {
+		n.keyCost = pv.count(`"` + string(n.key) + `":`)
+	}
+	var v string
+	switch n.kind {
+	case tokenizer.ObjectStart:
+		v = "{},"
+	case tokenizer.ArrayStart:
+		v = "[],"
+	case tokenizer.String:
+		v = `"` + string(prefixChars(n.raw, chars)) + `",`
+	default:
+		v = string(n.raw) + ","
+	}
+	return max(n.keyCost, 0) + pv.count(v)
+}
+
+// add shows n when it fits: an object with all its scalar members, or else
+// with its first member; an array with its first element, and so on down to
+// a scalar. A string shows chars characters, or fewer (at least 16) to fit.
+func (pv *previewer) add(n *snode, chars int) bool {
+	if n.kind == tokenizer.Number && n.chars < 0 {
+		return false // too long to show
+	}
+	if n.kind == tokenizer.ObjectStart && pv.addScalars(n, chars) {
+		return true
+	}
+	chain := []*snode{n}
+	for c := n; isContainer(c) && len(c.kids) > 0; {
+		c = c.kids[0]
+		if c.kind == tokenizer.Number && c.chars < 0 {
+			break
+		}
+		chain = append(chain, c)
+	}
+	total := 0
+	for _, c := range chain[:len(chain)-1] {
+		total += pv.cost(c, 0)
+	}
+	last := chain[len(chain)-1]
+	show := 0
+	if last.kind == tokenizer.String {
+		show = min(chars, last.chars)
+		c := pv.cost(last, show)
+		for total+c > pv.left && show > 16 {
+			show = max(16, show/2)
+			c = pv.cost(last, show)
+		}
+		total += c
+	} else {
+		total += pv.cost(last, 0)
+	}
+	if total > pv.left {
+		return false
+	}
+	for _, c := range chain {
+		c.shown = true
+		c.cost = pv.cost(c, 0)
+	}
+	last.showChars = show
+	pv.left -= total
+	return true
+}
+
+// addScalars shows object n with all its scalar members, when they fit and
+// there are some.
+func (pv *previewer) addScalars(n *snode, chars int) bool {
+	total, some := pv.cost(n, 0), false
+	for _, k := range n.kids {
+		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
+			total += pv.cost(k, min(chars, k.chars))
+			some = true
+		}
+	}
+	if !some || total > pv.left {
+		return false
+	}
+	n.shown = true
+	for _, k := range n.kids {
+		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
+			k.shown = true
+			if k.kind == tokenizer.String {
+				k.showChars = min(chars, k.chars)
+			}
+		}
+	}
+	pv.left -= total
+	return true
+}
+
+// extend shows more of a string shown: chars characters, when they fit.
+func (pv *previewer) extend(n *snode, chars int) bool {
+	before := pv.cost(n, n.showChars)
+	after := pv.cost(n, chars)
+	if after-before > pv.left {
+		return false
+	}
+	pv.left -= after - before
+	n.showChars = chars
+	return true
+}
+
+// render appends the preview as JSON.
+func render(b []byte, n *snode) []byte {
+	switch n.kind {
+	case tokenizer.ObjectStart, tokenizer.ArrayStart:
+		b = append(b, byte(n.kind))
+		first := true
+		for _, k := range n.kids {
+			if !k.shown {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			if n.kind == tokenizer.ObjectStart {
+				b = append(append(append(b, '"'), k.key...), `":`...)
+			}
+			b = render(b, k)
+		}
+		return append(b, byte(n.kind)+2) // '}' is '{'+2, ']' is '['+2
+	case tokenizer.String:
+		return append(append(append(b, '"'), prefixChars(n.raw, n.showChars)...), '"')
+	}
+	return append(b, n.raw...)
+}
+
+// omissions lists every cut of the preview under n, at pointer ptr.
+func omissions(list []Omission, n *snode, ptr string) []Omission {
+	switch n.kind {
+	case tokenizer.ObjectStart, tokenizer.ArrayStart:
+		kept := 0
+		for i, k := range n.kids {
+			if !k.shown {
+				continue
+			}
+			kept++
+			seg := strconv.Itoa(i)
+			if n.kind == tokenizer.ObjectStart {
+				seg = escapePointer(string(tokenizer.AppendUnescaped(nil, k.key)))
+			}
+			list = omissions(list, k, ptr+"/"+seg)
+		}
+		if kept < n.total {
+			kind := "items"
+			if n.kind == tokenizer.ObjectStart {
+				kind = "members"
+			}
+			list = append(list, Omission{Pointer: ptr, Kind: kind, Kept: kept, Total: n.total})
+		}
+	case tokenizer.String:
+		if n.showChars < n.total {
+			list = append(list, Omission{Pointer: ptr, Kind: "chars", Kept: n.showChars, Total: n.total})
+		}
+	}
+	return list
+}
+
+// omissionLines renders the omissions for the model, grouped: places that
+// differ only in array indexes make one line.
+func omissionLines(list []Omission) string {
+	type group struct {
+		pattern, kind string
+		n             int
+		first         Omission
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, o := range list {
+		segs := strings.Split(o.Pointer, "/")
+		for i, s := range segs {
+			if s != "" && strings.Trim(s, "0123456789") == "" {
+				segs[i] = "*" // an array index, most likely
+			}
+		}
+		pat := strings.Join(segs, "/")
+		k := pat + " " + o.Kind
+		g := byKey[k]
+		if g == nil {
+			g = &group{pattern: pat, kind: o.Kind, first: o}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.n++
+	}
+	var b strings.Builder
+	for _, g := range groups {
+		p := g.pattern
+		if p == "" {
+			p = "(root)"
+		}
+		if g.n == 1 {
+			p = g.first.Pointer
+			if p == "" {
+				p = "(root)"
+			}
+			b.WriteString(p + ": " + strconv.Itoa(g.first.Kept) + " of " + strconv.Itoa(g.first.Total) + " " + g.kind + " shown\n")
+			continue
+		}
+		b.WriteString(p + ": " + g.kind + " cut in " + strconv.Itoa(g.n) + " places\n")
+	}
+	return b.String()
+}
