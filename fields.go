@@ -51,6 +51,13 @@ func MustCompileFields(text string, opts ...Option) *Mask {
 // same key (M5). Text masks (CompileFields) always read "*" so. It says how
 // the mask is read, so Mask.With cannot change it. Default: off; "*" is an
 // ordinary key.
+//
+// Memory stays bounded by the window with wildcards too: a kept key that
+// crosses windows is written out as it comes. One exception: under
+// WithDropMismatched, a key longer than 256 bytes (and than 6 bytes per byte
+// of the longest key of the mask) that a wildcard with a nested mask matches
+// across windows is held whole until its value shows whether it is kept;
+// WithMaxTokenSize bounds it.
 func WithWildcards(on bool) Option {
 	return func(c *config) error { c.wildcards = on; return nil }
 }

@@ -3,6 +3,7 @@ package jsonmask_test
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -223,4 +224,56 @@ func (g *gen) wildObject(depth int) {
 		}
 	}
 	g.sb.WriteByte('}')
+}
+
+// TestWildcardLongKeyMemory streams members whose keys are 64 MiB long and
+// that a wildcard keeps, through Copy with a 4 KiB window: the right output,
+// and a heap that stays flat (SPEC S2), since the key is written as it
+// comes. Under WithDropMismatched a nested wildcard's key is held until its
+// value shows whether it is kept (see WithWildcards): only the output is
+// checked there, on a 1 MiB key.
+func TestWildcardLongKeyMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 64 MiB keys")
+	}
+	const mib = 1 << 20
+	for _, c := range []struct {
+		name      string
+		fields    string
+		opts      []jsonmask.Option
+		keyUnits  int64 // the key is this many times 1 KiB of "k"
+		value     string
+		wantValue string
+		flat      bool
+	}{
+		{"Kept", "*", nil, 64 * 1024, `{"a":1,"b":"x"}`, `{"a":1,"b":"x"}`, true},
+		{"Nested", "*/a", nil, 64 * 1024, `{"a":1,"b":"CANARY"}`, `{"a":1}`, true},
+		{"NestedDropMismatched", "*/a", []jsonmask.Option{jsonmask.WithDropMismatched(true)}, 1024, `{"a":1,"b":"CANARY"}`, `{"a":1}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompileFields(c.fields, append(c.opts, jsonmask.WithBufferSize(4096))...)
+			r := newPatternReader(`{"s":{"z":"CANARY"},"`, strings.Repeat("k", 1024), `":`+c.value+`}`, c.keyUnits)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			w := &markerWriter{marker: []byte(canary)}
+			n, err := m.Copy(w, r)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int64(len(`{"s":{"z":"CANARY"},""`)) + c.keyUnits*1024 + int64(len(":"+c.wantValue+"}")); c.fields == "*" && n != want {
+				t.Errorf("wrote %d bytes, want %d", n, want)
+			}
+			if want := ":" + c.wantValue + "}"; !strings.HasSuffix(string(w.tail), want) {
+				t.Errorf("output ends %q, want %q", w.tail, want)
+			}
+			if c.fields != "*" && w.seen {
+				t.Errorf("a dropped value reached the output")
+			}
+			if grew := after.TotalAlloc - before.TotalAlloc; c.flat && grew > 1*mib {
+				t.Errorf("allocated %d bytes while streaming", grew)
+			}
+		})
+	}
 }

@@ -1,7 +1,9 @@
-// Package compile turns a response_mask (SPEC section 1) into a Program: one
-// node per mask object, each with a trie over its keys' unescaped bytes whose
-// accepting states say "keep the value whole" or "recurse into node N", and a
-// hash table in front of the trie that finds most keys' entries in one probe.
+// Package compile turns a response_mask (SPEC section 1), or a mask in the
+// text syntax (section 11, CompileFields), into a Program: one node per mask
+// object, each with a trie over its keys' unescaped bytes whose accepting
+// states say "keep the value whole" or "recurse into node N", a hash table in
+// front of the trie that finds most keys' entries in one probe, and, for a
+// node with a wildcard, the entry of every other key.
 //
 // A Program is immutable once built and safe for concurrent use (SPEC M7).
 // The mask is read with the tokenizer package, the project's one JSON reader.
