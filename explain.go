@@ -59,8 +59,10 @@ type EmptiedPath struct {
 // by entry (SPEC D1). It fails where Append fails, with the same error. It
 // reads doc twice, once with the masker and once on a slower path of its own
 // that counts, so that Append and Copy pay nothing for it (D3); it is meant
-// for a mask's author, not for every request. With WithNDJSON, the counts
-// add up over the lines.
+// for a mask's author, not for every request. That path checks every byte
+// of a masked document: with WithTrustedInput it also rejects what Append
+// lets through unchecked in dropped values. With WithNDJSON, the counts add
+// up over the lines.
 func (m *Mask) Explain(doc []byte) (*Explanation, error) {
 	out, err := m.Append(nil, doc)
 	if err != nil {
@@ -77,7 +79,7 @@ func (m *Mask) Explain(doc []byte) (*Explanation, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err // Append accepted doc: only a bug can get here
+		return nil, err // doc is invalid where WithTrustedInput does not look
 	}
 	x.Entries = w.entryStats()
 	for _, p := range w.emptiedOrder {

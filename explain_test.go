@@ -188,3 +188,21 @@ func TestExplainErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainTrusted checks that Explain and Paths check the whole document
+// even with WithTrustedInput, which lets Append skip a dropped value without
+// checking it.
+func TestExplainTrusted(t *testing.T) {
+	m := jsonmask.MustCompileFields("a", jsonmask.WithTrustedInput(true))
+	in := []byte(`{"a":1,"z":[01,tru]}`)
+	if out, err := m.Append(nil, in); err != nil || string(out) != `{"a":1}` {
+		t.Fatalf("Append = %s, %v", out, err)
+	}
+	var se *jsonmask.SyntaxError
+	if _, err := m.Explain(in); !errors.As(err, &se) || se.Offset != 13 {
+		t.Errorf("Explain: %v, want a *SyntaxError at offset 13", err)
+	}
+	if _, err := m.Paths(in); !errors.As(err, &se) || se.Offset != 13 {
+		t.Errorf("Paths: %v, want a *SyntaxError at offset 13", err)
+	}
+}

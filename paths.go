@@ -35,8 +35,9 @@ type PathStats struct {
 // which of them the mask keeps. For the paths of a document without a mask
 // of your own, use the mask "*" (CompileFields), which keeps everything.
 //
-// It fails where Append fails, with the same error, and on a body that is
-// not JSON even where Append passes it through (SPEC B3). Like Explain, it
+// It fails where Append fails, with the same error, on a body that is not
+// JSON even where Append passes it through (SPEC B3), and, as Explain, on
+// what WithTrustedInput lets through unchecked. Like Explain, it
 // runs on a path of its own, holds doc in memory and a row per distinct path,
 // and is meant for a mask's author, not for every request. With WithNDJSON,
 // the paths of every line are counted together.
