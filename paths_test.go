@@ -112,7 +112,7 @@ func TestPathsCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if testing.Short() && len(doc) > 700<<10 {
+			if testing.Short() && len(doc) > 150<<10 {
 				t.Skip("a large document: not with -short")
 			}
 			m, err := jsonmask.Compile(w.Mask, jsonmask.WithArrays(w.Options.Arrays), jsonmask.WithNDJSON(w.Options.NDJSON))
