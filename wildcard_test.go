@@ -155,6 +155,10 @@ func TestWildcardErrorPointer(t *testing.T) {
 		{"InArray", `{"*":{"id":true}}`, `{"list":[{"id":1},{"id":[}]}`, "/list/1/id"},
 		{"OwnEntry", `{"a":{"v":true},"*":true}`, `{"a":{"v":[}}`, "/a/v"},
 		{"EscapedKey", `{"*":{"v":true}}`, `{"a\/b~":{"v":[}}`, "/a~1b~0/v"},
+		// A key too long to keep across windows (it is written as it comes)
+		// is named nowhere: the pointer stops at the member around it.
+		{"LongKey", `{"d":{"*":{"v":true}}}`, `{"d":{"` + strings.Repeat("k", 300) + `":{"v":[}}}`, "/d"},
+		{"LongKeyEscaped", `{"*":{"*":{"v":true}}}`, `{"a":{"` + strings.Repeat(`\u0041`, 60) + `":{"v":[}}}`, "/a"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := jsonmask.Compile([]byte(c.mask), jsonmask.WithWildcards(true), jsonmask.WithBufferSize(8))

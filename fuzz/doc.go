@@ -9,6 +9,9 @@
 //   - FuzzCanary: a dropped member's bytes never reach the output, on success
 //     or on error, at any split.
 //   - FuzzCompile: any bytes either compile or fail with a *MaskError.
+//   - FuzzWildcards: FuzzMask's properties for masks with wildcards: the
+//     same output and error, pointer included, at any split; the same as
+//     the reference masker; the mask "*" gives the compacted input.
 //   - FuzzCompileFields: any text either compiles as a text mask or fails
 //     with a *MaskError whose offset lies in it; a text mask, the JSON mask
 //     it prints and the reference masker given that JSON mask give the same

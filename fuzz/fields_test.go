@@ -2,7 +2,9 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
@@ -76,4 +78,54 @@ func hasStarKey(p *compile.Program) bool {
 		}
 	}
 	return false
+}
+
+// FuzzWildcards is FuzzMask for masks read WithWildcards(true) (SPEC T2): no
+// panic; the same output and the same error, pointer included (V3), streamed
+// at any split as in memory; the same as the reference masker; and the
+// keep-everything mask "*" gives the compacted input.
+func FuzzWildcards(f *testing.F) {
+	masks, inputs := conformanceSeeds(f)
+	long := strings.Repeat("k", 300)
+	masks = append(masks, []byte(`{"*":true}`), []byte(`{"a":{"x":true},"*":{"*":{"v":true}}}`), []byte(`{"\u002a":{"id":true},"id":true}`))
+	inputs = append(inputs, []byte(`{"a":{"x":1,"y":2},"b":{"c":{"v":1,"w":2}},"d":3}`),
+		[]byte(`{"`+long+`":{"v":[1,}}`), []byte(`{"d":{"`+long+`":{"v":1,"w":"x"}},"`+long+`x":2}`))
+	for i, in := range inputs {
+		f.Add(in, masks[len(masks)-1-i%3], []byte{byte(i), 7, 0}, uint8(i))
+		f.Add(in, masks[i%len(masks)], []byte{3}, uint8(i))
+	}
+	// Errors inside members that a wildcard matched, by keys too long to be
+	// named (SPEC V3), whole in a window or not.
+	for _, splits := range [][]byte{nil, {15}, {255}} {
+		f.Add([]byte(`{"`+long+`":{"v":[1,}}`), []byte(`{"*":{"*":{"v":true}}}`), splits, uint8(0))
+		f.Add([]byte(`{"d":{"`+long+`":{"v":[1,}}}`), []byte(`{"d":{"*":{"v":true}}}`), splits, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
+		flags &^= optTrusted | optTokenLimit | optInputLimit // as the reference masker knows them not
+		opts, ref := options(flags)
+		ref.Wildcards = true
+		m, err := jsonmask.Compile(mask, append(opts, jsonmask.WithWildcards(true), jsonmask.WithBufferSize(1+len(splits)))...)
+		if err != nil {
+			return
+		}
+		out, err := m.Append(nil, doc)
+		if sout, serr := streamed(m, doc, splits); (serr != nil) != (err != nil) || err == nil && !bytes.Equal(sout, out) {
+			t.Fatalf("Copy at splits %v: %q, %v\nAppend: %q, %v", splits, sout, serr, out, err)
+		} else if err != nil && serr.Error() != err.Error() {
+			t.Fatalf("Copy error %q, Append error %q", serr, err)
+		}
+		want, werr := fallback.Reference(mask, doc, ref)
+		if (werr != nil) != (err != nil) || err == nil && !bytes.Equal(out, want) {
+			t.Fatalf("reference: %q, %v\nmachine:   %q, %v", want, werr, out, err)
+		}
+		if body, isMasked := masked(doc, ref.Arrays); isMasked && err == nil && !ref.NDJSON && !ref.DropMismatched {
+			var compact bytes.Buffer
+			if json.Compact(&compact, body) == nil {
+				all := jsonmask.MustCompileFields("*", opts...)
+				if got, err := all.Append(nil, body); err != nil || !bytes.Equal(got, compact.Bytes()) {
+					t.Fatalf("the mask *: %q, %v; want %q", got, err, compact.Bytes())
+				}
+			}
+		}
+	})
 }

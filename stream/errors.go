@@ -135,9 +135,14 @@ func (w *wildNames) add(frame int, key []byte, keyCap int) {
 // get returns the name of frame's current member, if add kept it.
 func (w *wildNames) get(frame int) ([]byte, bool) {
 	for k := len(w.at) - 1; k >= 0; k-- {
-		if n := w.at[k]; n.frame == frame {
-			return w.keys[n.start:max(n.end, n.start)], n.start >= 0
+		n := w.at[k]
+		if n.frame != frame {
+			continue
 		}
+		if n.start < 0 {
+			return nil, false
+		}
+		return w.keys[n.start:n.end], true
 	}
 	return nil, false
 }
