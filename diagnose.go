@@ -76,6 +76,8 @@ type walker struct {
 	sc             tokenizer.Scanner
 	frames         []wframe
 	scratch        []byte
+	root           value // what applies to the root of the document being walked
+	rootOut        int64 // its bytes in the output, once it ended
 
 	paths []pathRow
 	index map[pathKey]int32
@@ -112,15 +114,18 @@ func (w *walker) path(parent int32, seg string) int32 {
 // input (line > 0: its NDJSON line). masked says that the mask applies
 // (SPEC B1 to B4); otherwise it passes through, and every value of it is
 // kept. It returns the document's bytes in the output as the walker counts
-// them: compact, masked.
+// them: compact, masked. Each token goes to the method for its kind: key for
+// a key, open and scalar for a value, close for a closing bracket.
 func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (int64, error) {
+	if bytes.HasPrefix(doc, bom) { // SPEC B1: not part of the document
+		doc, base = doc[len(bom):], base+int64(len(bom))
+	}
 	w.sc.Reset(maxDepth)
 	w.frames = w.frames[:0]
-	mode, node := modeKeep, int32(0)
+	w.root = value{mode: modeKeep, node: 0, entry: compile.NoEntry}
 	if masked {
-		mode = modeMask
+		w.root.mode = modeMask
 	}
-	var rootOut int64
 	for i, last := 0, false; !last; {
 		tok, j, err := w.sc.Next(doc, i)
 		switch {
@@ -129,7 +134,7 @@ func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (i
 			err, last = w.sc.End(len(doc)), true
 		case tok.Kind == tokenizer.None:
 			if err = w.sc.End(len(doc)); err == nil {
-				return rootOut, nil
+				return w.rootOut, nil
 			}
 		}
 		if err != nil {
@@ -137,83 +142,117 @@ func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (i
 			return 0, convert(&stream.Error{Offset: base + te.Offset, Line: line, Msg: te.Msg, Err: te.Err})
 		}
 		i = j
-		switch {
-		case tok.Key:
-			f := &w.frames[len(w.frames)-1]
-			raw := doc[tok.Start+1 : tok.End-1]
-			key := string(raw)
-			if tok.Escaped {
-				w.scratch = tokenizer.AppendUnescaped(w.scratch[:0], raw)
-				key = string(w.scratch)
-			}
-			f.keyLen = tok.End - tok.Start
-			f.childPath = w.path(f.path, key)
-			f.childMode, f.childNode, f.childE = f.mode, -1, compile.NoEntry
-			if f.mode == modeMask {
-				w.member(f, []byte(key))
-			}
-		case tok.Kind == tokenizer.ObjectEnd || tok.Kind == tokenizer.ArrayEnd:
-			f := w.frames[len(w.frames)-1]
-			w.frames = w.frames[:len(w.frames)-1]
-			in, out := 2+f.in+max(f.n-1, 0), 2+f.out+max(f.k-1, 0)
-			if f.mode == modeMask && !f.array {
-				w.closeObject(&f)
-			}
-			if f.mode == modeDrop {
-				out = 0
-			}
-			w.record(f.path, tok.Kind, in, out, f.mode)
-			if len(w.frames) == 0 {
-				rootOut = out
+		switch tok.Kind {
+		case tokenizer.ObjectEnd, tokenizer.ArrayEnd:
+			w.close(tok.Kind)
+		case tokenizer.ObjectStart, tokenizer.ArrayStart:
+			w.open(tok.Kind)
+		default:
+			if tok.Key {
+				w.key(doc[tok.Start:tok.End], tok.Escaped)
 			} else {
-				w.add(&w.frames[len(w.frames)-1], in, out, f.mode != modeDrop)
-			}
-		default: // a value: a scalar, or a container that opens
-			var (
-				path  int32
-				vmode = mode
-				vnode = node
-				ve    = compile.NoEntry
-			)
-			if len(w.frames) > 0 {
-				f := &w.frames[len(w.frames)-1]
-				if f.array {
-					path, vmode, vnode, ve = w.path(f.path, "*"), f.mode, f.node, f.entry
-				} else {
-					path, vmode, vnode, ve = f.childPath, f.childMode, f.childNode, f.childE
-				}
-			}
-			if tok.Kind == tokenizer.ObjectStart || tok.Kind == tokenizer.ArrayStart {
-				f := wframe{array: tok.Kind == tokenizer.ArrayStart, mode: vmode, node: vnode, entry: ve, path: path}
-				if f.mode == modeMask && !f.array {
-					w.serial++
-					f.serial = w.serial
-				}
-				w.frames = append(w.frames, f)
-				continue
-			}
-			size := int64(tok.End - tok.Start)
-			out, kept := size, vmode != modeDrop
-			switch {
-			case vmode == modeDrop:
-				out = 0
-			case vmode == modeMask: // SPEC A4, or A6
-				if ve != compile.NoEntry {
-					w.scalars[ve]++
-				}
-				if w.dropMismatched {
-					out, kept = 0, false
-				}
-			}
-			w.record(path, tok.Kind, size, out, vmode)
-			if len(w.frames) == 0 {
-				rootOut = out
-			} else {
-				w.add(&w.frames[len(w.frames)-1], size, out, kept)
+				w.scalar(tok.Kind, int64(tok.End-tok.Start))
 			}
 		}
 	}
-	return rootOut, nil
+	return w.rootOut, nil
+}
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// value is what applies to the value that comes next: its path, and what the
+// mask does to it.
+type value struct {
+	path  int32
+	mode  uint8
+	node  int32 // modeMask: the node that applies
+	entry int32 // the entry that matched it, or NoEntry
+}
+
+// next returns what applies to the value that comes next: an element of the
+// innermost array, the current member's value, or the root.
+func (w *walker) next() value {
+	if len(w.frames) == 0 {
+		return w.root
+	}
+	f := &w.frames[len(w.frames)-1]
+	if f.array {
+		return value{w.path(f.path, "*"), f.mode, f.node, f.entry}
+	}
+	return value{f.childPath, f.childMode, f.childNode, f.childE}
+}
+
+// key reads the key raw (quotes included) of the innermost object's next
+// member, and decides about the member.
+func (w *walker) key(raw []byte, escaped bool) {
+	f := &w.frames[len(w.frames)-1]
+	name := raw[1 : len(raw)-1]
+	if escaped {
+		w.scratch = tokenizer.AppendUnescaped(w.scratch[:0], name)
+		name = w.scratch
+	}
+	f.keyLen = len(raw)
+	f.childPath = w.path(f.path, string(name))
+	f.childMode, f.childNode, f.childE = f.mode, -1, compile.NoEntry
+	if f.mode == modeMask {
+		w.member(f, name)
+	}
+}
+
+// open opens a container of kind k, the next value.
+func (w *walker) open(k tokenizer.Kind) {
+	v := w.next()
+	f := wframe{array: k == tokenizer.ArrayStart, mode: v.mode, node: v.node, entry: v.entry, path: v.path}
+	if f.mode == modeMask && !f.array {
+		w.serial++
+		f.serial = w.serial
+	}
+	w.frames = append(w.frames, f)
+}
+
+// close closes the innermost container, of kind k (its closing bracket), and
+// counts it as a value of its parent.
+func (w *walker) close(k tokenizer.Kind) {
+	f := w.frames[len(w.frames)-1]
+	w.frames = w.frames[:len(w.frames)-1]
+	in, out := 2+f.in+max(f.n-1, 0), 2+f.out+max(f.k-1, 0)
+	if f.mode == modeMask && !f.array {
+		w.closeObject(&f)
+	}
+	if f.mode == modeDrop {
+		out = 0
+	}
+	w.record(f.path, k, in, out, f.mode)
+	w.done(in, out, f.mode != modeDrop)
+}
+
+// scalar counts a scalar of kind k and size bytes, the next value.
+func (w *walker) scalar(k tokenizer.Kind, size int64) {
+	v := w.next()
+	out, kept := size, v.mode != modeDrop
+	switch {
+	case v.mode == modeDrop:
+		out = 0
+	case v.mode == modeMask: // SPEC A4, or A6
+		if v.entry != compile.NoEntry {
+			w.scalars[v.entry]++
+		}
+		if w.dropMismatched {
+			out, kept = 0, false
+		}
+	}
+	w.record(v.path, k, size, out, v.mode)
+	w.done(size, out, kept)
+}
+
+// done adds a value that ended, in and out bytes, to its container, or
+// remembers the root's out bytes.
+func (w *walker) done(in, out int64, kept bool) {
+	if len(w.frames) == 0 {
+		w.rootOut = out
+		return
+	}
+	w.add(&w.frames[len(w.frames)-1], in, out, kept)
 }
 
 // member decides about the member of the masked object f whose key, key, was

@@ -121,6 +121,15 @@ func TestExplain(t *testing.T) {
 			}, Emptied: []jsonmask.EmptiedPath{{Path: "/user", Count: 1}}},
 		},
 		{
+			name: "ByteOrderMarks", // SPEC B1, S3: before a body, and before each line
+			mask: "a",
+			opts: []jsonmask.Option{jsonmask.WithNDJSON(true)},
+			in:   "\xEF\xBB\xBF {\"a\":1,\"b\":\"CANARY\"}\n\xEF\xBB\xBF{\"b\":\"CANARY\"}",
+			out:  "{\"a\":1}\n{}\n",
+			want: jsonmask.Explanation{Masked: true, Entries: []es{{Pointer: "/a", Matched: 1, Absent: 1}},
+				Emptied: []jsonmask.EmptiedPath{{Path: "", Count: 1}}},
+		},
+		{
 			name: "EscapedKeys",
 			mask: `a\/b/~c,é`,
 			in:   `{"a\/b":{"\u007ec":1,"d":"CANARY"},"\u00e9":2}`,

@@ -70,6 +70,10 @@ func TestPathsPassthrough(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Paths:\n%s\nwant:\n%s", formatRows(got), formatRows(want))
 	}
+	bom, err := m.Paths([]byte("\xEF\xBB\xBF\n{\"a\":1}"))
+	if err != nil || len(bom) != 2 || bom[0].Bytes != 7 || bom[0].KeptBytes != 7 {
+		t.Errorf("Paths after a byte-order mark = %v, %v", bom, err)
+	}
 	if got, err := m.Paths([]byte("")); err != nil || len(got) != 0 {
 		t.Errorf("Paths of an empty body = %v, %v", got, err)
 	}
