@@ -2,6 +2,7 @@ package jsonmask_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -214,4 +215,91 @@ func TestExplainTrusted(t *testing.T) {
 	if _, err := m.Paths(in); !errors.As(err, &se) || se.Offset != 13 {
 		t.Errorf("Paths: %v, want a *SyntaxError at offset 13", err)
 	}
+}
+
+// TestDiagnosticsAgreeWithAppend checks, on random documents, masks and
+// options (NDJSON, byte-order marks, arrays, A6, wildcards), that Explain
+// and Paths succeed wherever Append does and fail with its error where it
+// fails, that Explain's BytesOut is Append's, and that the kept bytes Paths
+// counts at the root are those of the output, line breaks aside.
+func TestDiagnosticsAgreeWithAppend(t *testing.T) {
+	n := 2000
+	if testing.Short() {
+		n = 300
+	}
+	g := newGen(33)
+	checked := 0
+	for iter := range n {
+		ndjson := iter%3 == 0
+		opts := []jsonmask.Option{jsonmask.WithNDJSON(ndjson), jsonmask.WithArrays(iter%4 == 1),
+			jsonmask.WithDropMismatched(iter%5 == 2), jsonmask.WithWildcards(iter%2 == 0)}
+		m, err := jsonmask.Compile(g.wildMask(2), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc []byte
+		for k := range 1 + iter%3*btoi(ndjson) {
+			if k > 0 {
+				doc = append(doc, '\n')
+			}
+			if g.rng.IntN(4) == 0 {
+				doc = append(doc, "\xEF\xBB\xBF"...)
+			}
+			doc = append(doc, g.doc()...)
+		}
+		if iter%7 == 0 {
+			doc = g.mutate(doc)
+		}
+		out, aerr := m.Append(nil, doc)
+		x, xerr := m.Explain(doc)
+		if (aerr == nil) != (xerr == nil) || aerr != nil && aerr.Error() != xerr.Error() {
+			t.Fatalf("doc %q: Append: %v; Explain: %v", doc, aerr, xerr)
+		}
+		if aerr != nil {
+			continue
+		}
+		if x.BytesOut != int64(len(out)) || x.BytesIn != int64(len(doc)) {
+			t.Fatalf("doc %q: Explain says %d bytes in, %d out; Append %d, %d", doc, x.BytesIn, x.BytesOut, len(doc), len(out))
+		}
+		rows, perr := m.Paths(doc)
+		if perr != nil {
+			continue // a body that passes through and is not JSON
+		}
+		var rootKept int64
+		for _, r := range rows {
+			if r.Path == "" {
+				rootKept = r.KeptBytes
+			}
+		}
+		// A masked document's kept bytes are its output; a passed-through
+		// one is kept whole, counted compact.
+		want, docs, outs := 0, [][]byte{doc}, [][]byte{out}
+		if ndjson {
+			docs, outs = bytes.Split(doc, []byte("\n")), bytes.Split(out, []byte("\n"))
+		}
+		for k, d := range docs {
+			d = bytes.TrimPrefix(d, []byte("\xEF\xBB\xBF"))
+			var compact bytes.Buffer
+			switch body := bytes.TrimLeft(d, " \t\r\n"); {
+			case len(body) > 0 && (body[0] == '{' || body[0] == '[' && iter%4 == 1):
+				want += len(outs[k])
+			case json.Compact(&compact, d) == nil:
+				want += compact.Len()
+			}
+		}
+		if rootKept != int64(want) {
+			t.Fatalf("doc %q: Paths keeps %d bytes at the root; the output %q has %d", doc, rootKept, out, want)
+		}
+		checked++
+	}
+	if checked < n/2 {
+		t.Errorf("the root's kept bytes checked on %d inputs of %d", checked, n)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
