@@ -3,11 +3,13 @@ package jsonmask_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -251,9 +253,9 @@ func (m *npmNode) entry(key string) (kid *npmNode, ok bool) {
 func npmConflict(m *npmNode, v any) string {
 	switch v := v.(type) {
 	case map[string]any:
-		for key, val := range v {
+		for _, key := range slices.Sorted(maps.Keys(v)) { // sorted: the same reason counted every run
 			if kid, ok := m.entry(key); ok && kid != nil {
-				if why := npmConflict(kid, val); why != "" {
+				if why := npmConflict(kid, v[key]); why != "" {
 					return why
 				}
 			}
