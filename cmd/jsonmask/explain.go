@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/toolresult"
 )
 
 const explainUsage = `usage: jsonmask explain [mask flags] [-json] [FILE]
@@ -19,7 +20,9 @@ it (SPEC D1): for every entry of the mask, how many members it matched, how
 many objects lacked it, and how many scalars its nested mask met (kept as
 they are, or dropped with -drop-mismatched); every place where an object that
 had members became {}, which a mask should not do to the objects it keeps;
-and the bytes in and out. The input is read whole into memory.
+and the bytes in and out; with -tokens, the tokens in and out too, counted
+exactly with the model layer's tokenizer (-encoding). The input is read whole
+into memory.
 
 exit status: 0 explained, 1 the input rejected or unreadable, 2 usage.
 `
@@ -30,6 +33,8 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var mf maskFlags
 	mf.register(fs, true)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	withTokens := fs.Bool("tokens", false, "count the tokens in and out, as a model would")
+	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer for -tokens: o200k_base or cl100k_base")
 	d := diagnosticArgs(fs, &mf, args, "jsonmask explain", explainUsage, stdout, stderr, false)
 	if d.done {
 		return d.status
@@ -39,10 +44,16 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		var x *jsonmask.Explanation
 		if x, err = m.Explain(doc); err == nil {
+			var tc *tokenCounts
+			if *withTokens {
+				if tc, err = countTokens(m, doc, *encoding); err != nil {
+					return usageError(stderr, "jsonmask explain", err)
+				}
+			}
 			if *asJSON {
-				err = printExplanationJSON(stdout, x)
+				err = printExplanationJSON(stdout, x, tc)
 			} else {
-				err = printExplanation(stdout, x)
+				err = printExplanation(stdout, x, tc)
 			}
 			if err != nil {
 				fmt.Fprintln(stderr, "jsonmask: write:", message(err))
@@ -112,9 +123,34 @@ func readInput(name string, stdin io.Reader, mf *maskFlags) ([]byte, error) {
 	return io.ReadAll(in)
 }
 
-// printExplanation writes x as a table for people.
-func printExplanation(w io.Writer, x *jsonmask.Explanation) error {
+// tokenCounts are the tokens of the input and of the output (-tokens).
+type tokenCounts struct {
+	In       int64  `json:"in"`
+	Out      int64  `json:"out"`
+	Encoding string `json:"encoding"`
+}
+
+// countTokens counts the tokens of doc, which Explain accepted, and of what
+// the mask makes of it, exactly (SPEC C1). Only a bad -encoding fails.
+func countTokens(m *jsonmask.Mask, doc []byte, encoding string) (*tokenCounts, error) {
+	tk, err := toolresult.NewTokenizer(encoding)
+	if err != nil {
+		return nil, fmt.Errorf("-encoding: %s", message(err))
+	}
+	out, err := m.Append(nil, doc)
+	if err != nil {
+		return nil, err
+	}
+	return &tokenCounts{In: int64(tk.Count(doc, -1)), Out: int64(tk.Count(out, -1)), Encoding: encoding}, nil
+}
+
+// printExplanation writes x, and the token counts when there are some, as
+// a table for people.
+func printExplanation(w io.Writer, x *jsonmask.Explanation, tc *tokenCounts) error {
 	fmt.Fprintf(w, "bytes: %d in, %d out (%s)\n", x.BytesIn, x.BytesOut, percent(x.BytesOut, x.BytesIn))
+	if tc != nil {
+		fmt.Fprintf(w, "tokens: %d in, %d out (%s), %s\n", tc.In, tc.Out, percent(tc.Out, tc.In), tc.Encoding)
+	}
 	if !x.Masked {
 		fmt.Fprintln(w, "the input is not a JSON object: it passes through unmasked (SPEC B3)")
 	}
@@ -155,7 +191,7 @@ func printExplanation(w io.Writer, x *jsonmask.Explanation) error {
 func digits(n int64) int { return len(strconv.FormatInt(n, 10)) }
 
 // printExplanationJSON writes x as one JSON object and a newline.
-func printExplanationJSON(w io.Writer, x *jsonmask.Explanation) error {
+func printExplanationJSON(w io.Writer, x *jsonmask.Explanation, tc *tokenCounts) error {
 	type entry struct {
 		Entry    string `json:"entry"`
 		Wildcard bool   `json:"wildcard,omitempty"`
@@ -173,11 +209,12 @@ func printExplanationJSON(w io.Writer, x *jsonmask.Explanation) error {
 		Out int64 `json:"out"`
 	}
 	out := struct {
-		Masked  bool      `json:"masked"`
-		Bytes   inOut     `json:"bytes"`
-		Entries []entry   `json:"entries"`
-		Emptied []emptied `json:"emptied"`
-	}{Masked: x.Masked, Bytes: inOut{x.BytesIn, x.BytesOut}, Entries: []entry{}, Emptied: []emptied{}}
+		Masked  bool         `json:"masked"`
+		Bytes   inOut        `json:"bytes"`
+		Tokens  *tokenCounts `json:"tokens,omitempty"`
+		Entries []entry      `json:"entries"`
+		Emptied []emptied    `json:"emptied"`
+	}{Masked: x.Masked, Bytes: inOut{x.BytesIn, x.BytesOut}, Tokens: tc, Entries: []entry{}, Emptied: []emptied{}}
 	for _, e := range x.Entries {
 		out.Entries = append(out.Entries, entry{e.Pointer, e.Wildcard, e.Nested, e.Matched, e.Absent, e.Scalars})
 	}

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/toolresult"
 )
 
 // TestMaskFlags checks -fields, -wildcards and -print-mask (SPEC T4, L1) on
@@ -214,4 +217,53 @@ func TestContextFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExplainTokens: -tokens counts the input and the masked output with the
+// model layer's tokenizer, exactly, in either encoding; a bad -encoding is a
+// usage error.
+func TestExplainTokens(t *testing.T) {
+	doc, err := os.ReadFile("demo/flow.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := jsonmask.MustCompileFields("_id,members/email")
+	masked, err := m.Append(nil, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range []string{"o200k_base", "cl100k_base"} {
+		t.Run(enc, func(t *testing.T) {
+			tk, err := toolresult.NewTokenizer(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			if status := run([]string{"explain", "-json", "-tokens", "-encoding", enc, "-fields", "_id,members/email", "demo/flow.json"}, nil, &stdout, &stderr); status != 0 {
+				t.Fatalf("status %d: %s", status, stderr.String())
+			}
+			var got struct {
+				Tokens struct {
+					In, Out  int
+					Encoding string
+				}
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if in, out := tk.Count(doc, -1), tk.Count(masked, -1); got.Tokens.In != in || got.Tokens.Out != out || got.Tokens.Encoding != enc {
+				t.Fatalf("tokens = %+v, want in %d, out %d, %s", got.Tokens, in, out, enc)
+			}
+			if got.Tokens.Out >= got.Tokens.In {
+				t.Fatalf("the mask kept %d of %d tokens", got.Tokens.Out, got.Tokens.In)
+			}
+		})
+	}
+	t.Run("BadEncoding", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if status := run([]string{"explain", "-tokens", "-encoding", "p50k", "-fields", "a", "demo/flow.json"}, nil, &stdout, &stderr); status != 2 ||
+			!strings.HasPrefix(stderr.String(), "jsonmask: -encoding: unknown encoding \"p50k\"") {
+			t.Fatalf("status %d, stderr %q", status, stderr.String())
+		}
+	})
 }
