@@ -25,11 +25,11 @@ type Config struct {
 
 // ErrInputTooLarge is wrapped by the *Error for an input longer than
 // Config.MaxInput.
-var ErrInputTooLarge = errors.New("jsonmask: input too large")
+var ErrInputTooLarge = errors.New("input too large")
 
 // ErrNotObject is wrapped by the *Error for a body that Config.Strict
 // rejects because it would pass through unmasked (SPEC B5).
-var ErrNotObject = errors.New("jsonmask: body is not a JSON object")
+var ErrNotObject = errors.New("body is not a JSON object")
 
 // Phases of a document.
 const (
@@ -76,7 +76,8 @@ type Machine struct {
 	scratch []byte                   // unescaped keys
 	spans   [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
 	lead    lead
-	found   *lookups // Lookup's answers for the keys sc names (MemberSpan.Head)
+	found   *lookups  // Lookup's answers for the keys sc names (MemberSpan.Head)
+	names   wildNames // keys of the open members a wildcard matched, for errors
 }
 
 // input is a Machine's program and options, and where it is in its input.
@@ -84,6 +85,7 @@ type input struct {
 	prog *compile.Program
 	cfg  Config
 	err  error // sticky: once a document is rejected, every call returns it
+	wild bool  // prog has a wildcard: errors name its members (wildNames)
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -97,13 +99,16 @@ type input struct {
 	// window while one is being read and keyBuf across windows.
 	key      []byte
 	keyInSrc bool
-	keyOver  bool // the key grew past keyCap: it cannot match and is not kept
+	keyOver  bool // the key grew past keyCap: it has no entry of its own and is not kept
+	keyOut   bool // with keyOver: a wildcard keeps the member, its key is written as it comes
 }
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
 // what Program.Lookup answered for them in a node of a program: direct-mapped,
-// by Head and node (see slot). An entry holds for its program's ID only, so
-// that a Machine that masks for several programs in turn needs no clearing.
+// by Head and node (see slot). A Head names one key for the life of the
+// process, whichever Scanner gave it, and a program's ID is never reused, so
+// an entry can never be stale: a Machine that masks for several programs in
+// turn, or is given another Scanner, needs no clearing.
 type lookups [64]lookup
 
 // lookup is Program.Lookup's answer, entry, for the key named head in node,
@@ -120,9 +125,11 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 	return &l[(head+uint64(node)<<3)%uint64(len(l))]
 }
 
-// Reset prepares m for a new input masked by prog with cfg.
+// Reset prepares m for a new input masked by prog with cfg. Reset(nil,
+// Config{}) lets go of the program, and of any caller's bytes: for a Machine
+// kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
-	m.input = input{prog: prog, cfg: cfg, line: 1}
+	m.input = input{prog: prog, cfg: cfg, line: 1, wild: prog != nil && prog.Wildcards()}
 	if m.found == nil {
 		m.found = new(lookups)
 	}
@@ -138,7 +145,8 @@ func (m *Machine) resetDoc() {
 	m.sc.SetMaxToken(m.cfg.MaxToken)
 	m.phase, m.op = phLead, opToken
 	m.frames = m.frames[:0]
-	m.key, m.keyInSrc, m.keyOver = nil, false, false
+	m.names.reset()
+	m.key, m.keyInSrc, m.keyOver, m.keyOut = nil, false, false, false
 	m.lead.reset()
 	m.lineUsed = false
 }
@@ -290,7 +298,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		dst, i, err = m.mask(dst, src, i)
 	}
 	if err == nil && m.phase == phTrail {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		_, i, err = m.sc.Peek(src, i)
 		err = m.fail(err)
 	}
@@ -298,7 +306,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		err = m.fail(m.sc.CheckToken(len(src)))
 	}
 	if err == nil && final && m.phase == phMask {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		err = m.fail(m.sc.End(len(src)))
 	}
 	if err != nil {
@@ -336,7 +344,7 @@ func (m *Machine) strict(src []byte, i int) error {
 
 // start opens the masked root at src[i].
 func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
-	m.sc.Base = m.off
+	m.sc.SetBase(m.off)
 	tok, i, err := m.sc.Next(src, i)
 	if err != nil {
 		return dst, i, m.fail(err)
@@ -345,10 +353,14 @@ func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
 	return append(dst, byte(tok.Kind)), i, nil
 }
 
-// keyCap bounds the bytes kept of a key across windows: enough for any key
-// that can match (6 raw bytes per unescaped byte, and the quotes), and for
-// naming short dropped keys in errors.
-func (m *Machine) keyCap() int { return max(256, 6*m.prog.MaxKeyLen()+2) }
+// maxNamedKey is the longest raw key, quotes not counted, of a dropped
+// member that errors name (SPEC V3).
+const maxNamedKey = 256
+
+// keyCap bounds the bytes kept of a key across windows, quotes included:
+// enough for any key that can match (6 raw bytes per unescaped byte), and
+// for naming dropped keys in errors.
+func (m *Machine) keyCap() int { return 2 + max(maxNamedKey, 6*m.prog.MaxKeyLen()) }
 
 // keepKey copies the current key out of the window that is about to go away.
 func (m *Machine) keepKey() {
@@ -356,10 +368,12 @@ func (m *Machine) keepKey() {
 		return
 	}
 	m.keyInSrc = false
-	if len(m.key) > m.keyCap() {
-		m.key = nil
+	if len(m.key) > m.keyCap() && (len(m.frames) == 0 || m.frames[len(m.frames)-1].entry == compile.NoEntry) {
+		m.key = nil // dropped: not needed, and not named (SPEC V3)
 		return
 	}
+	// A key with an entry is written with its value. Only a wildcard's can
+	// be longer than keyCap, and it was whole in this window.
 	m.keyBuf = append(m.keyBuf[:0], m.key...)
 	m.key = m.keyBuf
 }
@@ -371,7 +385,8 @@ const pooledCap = 64 << 10
 // Small reports whether m's buffers are small enough to keep in a pool.
 func (m *Machine) Small() bool {
 	return cap(m.frames)*int(unsafe.Sizeof(frame{})) <= pooledCap && cap(m.keyBuf) <= pooledCap &&
-		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small()
+		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small() &&
+		cap(m.names.keys) <= pooledCap && cap(m.names.at)*int(unsafe.Sizeof(wildName{})) <= pooledCap
 }
 
 // overLimit reports whether n more bytes take the input past Config.MaxInput.
