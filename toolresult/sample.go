@@ -23,8 +23,9 @@ type snode struct {
 	// The preview's state.
 	shown     bool
 	showChars int
-	keyCost   int // tokens of `"key":`, -1 until counted
-	cost      int // tokens of the value as shown, with its comma
+	keyCost   int        // tokens of `"key":`, -1 until counted
+	cost      int        // tokens of the value as shown, with its key and comma
+	costs     []costMemo // a string's costs counted, by characters shown
 }
 
 // sampler is the schema.Observer that builds the sample and finds hints
