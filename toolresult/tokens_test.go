@@ -158,6 +158,9 @@ func TestCountEarlyExit(t *testing.T) {
 			}
 			cc := &countingCodec{Codec: inner}
 			n := (&bpe{name: O200kBase, codec: cc}).Count([]byte(text), limit)
+			if limit == DefaultBudget {
+				t.Logf("%s (%d bytes, %d tokens): a count with limit %d tokenized %d tokens in %d calls", name, len(text), whole, limit, cc.tokens, cc.calls)
+			}
 			switch {
 			case whole <= limit && n != whole:
 				t.Errorf("%s, limit %d: counted %d, want %d", name, limit, n, whole)
