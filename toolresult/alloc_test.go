@@ -5,6 +5,7 @@ package toolresult_test
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,5 +67,25 @@ func TestVariableAllocs(t *testing.T) {
 	// 0.1 per value. One per key or string would be 0.4 or more.
 	if per := (large - small) / values; per > 0.1 {
 		t.Errorf("%.0f allocations for %d items, %.0f for %d: %.3f per member or value, want none", small, n, large, 4*n, per)
+	}
+}
+
+// TestProcessBytesNoCopy checks that ProcessBytes reads the body where it
+// is: a variable's data streams to the store, so a body in memory costs no
+// second copy of itself.
+func TestProcessBytesNoCopy(t *testing.T) {
+	body := []byte(`{"data":[` + strings.Repeat(`{"id":"a1","text":"some words"},`, 256<<10) + `{}]}`)
+	p, err := toolresult.New(toolresult.WithBudget(100), toolresult.WithStore(discardStore{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := p.ProcessBytes(ctx, body); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n >= uint64(len(body)) {
+		t.Errorf("ProcessBytes of %d bytes allocated %d bytes, want less than the body", len(body), n)
 	}
 }
