@@ -4,6 +4,10 @@
 // performance targets are met; and into chart.svg, a bar chart of the
 // throughputs. It has no dependencies outside the standard library.
 //
+// Everything after the line keptMarker in the report it replaces is kept, at
+// the end of the new one: sections written by hand or by other scripts, such
+// as the measurements of toolresult (context.sh).
+//
 // Usage, from the bench directory:
 //
 //	go run ./cmd/report [-in results/latest.txt] [-benchstat results/benchstat.txt] [-out REPORT.md] [-chart chart.svg] [-cmd "command line"]
@@ -62,7 +66,13 @@ func main() {
 	if err := os.WriteFile(*chart, chartSVG(res), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*out, markdown(res, m), 0o644); err != nil {
+	// Sections after the marker in the report as it is (hand-written, or
+	// written by other scripts) are kept.
+	old, err := os.ReadFile(*out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, keepTail(markdown(res, m), old), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("wrote %s and %s (%d workloads, %d implementations)\n", *out, *chart, len(res.workloads), len(res.impls))
