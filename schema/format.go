@@ -1,8 +1,8 @@
 package schema
 
 import (
+	"bytes"
 	"net/url"
-	"time"
 )
 
 // String formats (SPEC C7), as bits. Each check is at least as strict as the
@@ -21,26 +21,44 @@ var formatNames = [...]struct {
 	name string
 }{{fDateTime, "date-time"}, {fDate, "date"}, {fUUID, "uuid"}, {fEmail, "email"}, {fURI, "uri"}}
 
-// formatsOf returns the formats s has. A string too long to look at (long)
-// has none.
-func formatsOf(s []byte, long bool) uint8 {
-	if long || len(s) == 0 {
-		return 0
-	}
-	var f uint8
+// formatsOf returns the format s has, or 0. A string has at most one: a
+// date is 10 bytes and a date-time at least 20, both without '@' or a
+// letter first; a uuid is hexadecimal digits and '-'; an email has an '@'
+// and no ':' before it; a URI begins with a scheme and ':'.
+func formatsOf(s []byte) uint8 {
 	switch {
+	case len(s) == 0:
+		return 0
 	case isDate(s):
-		f |= fDate
+		return fDate
 	case isDateTime(s):
-		f |= fDateTime
+		return fDateTime
 	case isUUID(s):
-		f |= fUUID
+		return fUUID
 	case isEmail(s):
-		f |= fEmail
+		return fEmail
 	case isURI(s):
-		f |= fURI
+		return fURI
 	}
-	return f
+	return 0
+}
+
+// hasFormat reports whether s has the format f, a single bit: formatsOf(s)
+// == f, checking f alone (a string has at most one format).
+func hasFormat(f uint8, s []byte) bool {
+	switch f {
+	case fDate:
+		return isDate(s)
+	case fDateTime:
+		return isDateTime(s)
+	case fUUID:
+		return isUUID(s)
+	case fEmail:
+		return isEmail(s)
+	case fURI:
+		return isURI(s)
+	}
+	return false
 }
 
 func digits(s []byte) bool {
@@ -54,13 +72,29 @@ func digits(s []byte) bool {
 
 func num2(s []byte) int { return int(s[0]-'0')*10 + int(s[1]-'0') }
 
-// isDate: RFC 3339 full-date, YYYY-MM-DD, a real day.
+// isDate: RFC 3339 full-date, YYYY-MM-DD, a real day (as time.Parse with
+// the layout "2006-01-02" finds it, without its allocations).
 func isDate(s []byte) bool {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' || !digits(s[:4]) || !digits(s[5:7]) || !digits(s[8:]) {
 		return false
 	}
-	_, err := time.Parse("2006-01-02", string(s))
-	return err == nil
+	y, m, d := num2(s[:2])*100+num2(s[2:4]), num2(s[5:7]), num2(s[8:])
+	return m >= 1 && m <= 12 && d >= 1 && d <= daysIn(m, y)
+}
+
+// daysIn returns the days of month m of year y, in the proleptic Gregorian
+// calendar.
+func daysIn(m, y int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // isDateTime: RFC 3339 date-time with an upper-case T, seconds below 60,
@@ -178,6 +212,18 @@ func isHostName(h []byte, min int) bool {
 // isURI: an absolute http or https URL with a host name, and only
 // characters that a URI may hold unencoded.
 func isURI(s []byte) bool {
+	if !uriChars(s) {
+		return false
+	}
+	if ok, sure := plainURI(s); sure {
+		return ok
+	}
+	return parsedURI(s)
+}
+
+// uriChars reports whether s is at most 1024 bytes of characters that a URI
+// may hold unencoded.
+func uriChars(s []byte) bool {
 	if len(s) > 1024 {
 		return false
 	}
@@ -186,6 +232,11 @@ func isURI(s []byte) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// parsedURI is isURI of a string of the characters it allows, by url.Parse.
+func parsedURI(s []byte) bool {
 	u, err := url.Parse(string(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" || u.User != nil {
 		return false
@@ -195,4 +246,64 @@ func isURI(s []byte) bool {
 		return false
 	}
 	return isHostName([]byte(host), 1)
+}
+
+// plainURI decides isURI without url.Parse (and its allocations) for a
+// string of the characters isURI allows, in the common case: "http://" or
+// "https://" (the scheme in any case), an authority of letters, digits, '.'
+// and '-' with at most one ':' (before a port), and no '%' after it. There
+// url.Parse takes the authority to the first '/', '?' or '#', its host to
+// the ':', fails on a port that is not digits, and unescapes nothing, so
+// the answer is the host name's and the port's. For anything else sure is
+// false, and url.Parse decides (FuzzFormats compares the two).
+func plainURI(s []byte) (ok, sure bool) {
+	var rest []byte
+	switch {
+	case len(s) >= 7 && lowerIs(s[:7], "http://"):
+		rest = s[7:]
+	case len(s) >= 8 && lowerIs(s[:8], "https://"):
+		rest = s[8:]
+	default:
+		return false, false
+	}
+	end, colon := len(rest), -1
+authority:
+	for i, c := range rest {
+		switch {
+		case c == '/' || c == '?' || c == '#':
+			end = i
+			break authority
+		case c == ':':
+			if colon >= 0 {
+				return false, false
+			}
+			colon = i
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-'):
+			return false, false
+		}
+	}
+	if bytes.IndexByte(rest[end:], '%') >= 0 {
+		return false, false
+	}
+	host := rest[:end]
+	if colon >= 0 {
+		host = rest[:colon]
+		if port := rest[colon+1 : end]; !digits(port) || len(port) > 5 {
+			return false, true
+		}
+	}
+	return isHostName(host, 1), true
+}
+
+// lowerIs reports whether b, its ASCII letters lowered, is s (lower case).
+func lowerIs(b []byte, s string) bool {
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -42,10 +42,10 @@ type node struct {
 	cut   string // why the node is {} (a cap), or ""
 	depth int
 
-	objects int              // objects seen here
-	props   []*prop          // keys in the order first seen
-	index   map[string]*prop // props by name, once there are more than a few
-	items   *node            // the merged elements of the arrays seen here
+	objects int      // objects seen here
+	props   []*prop  // keys in the order first seen
+	slots   []uint16 // props by key (keys.go)
+	items   *node    // the merged elements of the arrays seen here
 
 	strings int      // strings seen here
 	formats uint8    // the formats every string here has
@@ -57,6 +57,7 @@ type node struct {
 // prop is a key seen at an object place.
 type prop struct {
 	name    string
+	hash    uint64 // of name, for the node's table
 	n       *node
 	present int   // objects it appeared in
 	last    int64 // the object it last appeared in, so duplicates count once
@@ -97,15 +98,21 @@ type Inferrer struct {
 	started bool // a document is being read
 	stack   []frame
 	next    *node // the place of the member's value to come
+	spans   [32]tokenizer.MemberSpan
+	heads   *headCache // props by the Scanner's names of keys (keys.go)
+
+	// A token that crosses the end of a window is read a piece at a time.
 	cur     *node // the place of the scalar being read
 	kind    tokenizer.Kind
 	inTok   bool // a token goes on from the last window
 	key     []byte
 	keyLong bool
-	text    []byte // a key unescaped
 	str     []byte // a string's raw content, up to maxFormatRaw
 	strLong bool
 	frac    bool // the number being read has a fraction or exponent
+
+	text  []byte // a key unescaped
+	unesc []byte // a string unescaped
 
 	base int64 // offset of the current window in the document
 	err  error
@@ -131,19 +138,109 @@ func (in *Inferrer) Write(p []byte) (int, error) {
 			in.root = in.newNode(0)
 		}
 	}
-	for i := 0; i < len(p); {
-		t, j, err := in.sc.Next(p, i)
-		if err != nil {
-			return 0, in.fail(err)
-		}
-		if t.Kind == tokenizer.None {
-			break
-		}
-		in.token(p, t)
-		i = j
+	if err := in.scan(p); err != nil {
+		return 0, in.fail(err)
 	}
 	in.base += int64(len(p))
 	return len(p), nil
+}
+
+// scan reads the window p. It drives the scanner with its fast paths, which
+// read what is whole in the window and leave the rest, having consumed
+// nothing, to Next, a token (or a piece of one) at a time:
+//
+//	cut token  a token that the last window cut goes on: Next (token)
+//	root       Peek, then the value
+//	array      Element, then the value; its ']' ends the array
+//	object     Members: a run of members, each key with its value when that
+//	           is a scalar whole in the window (members); its '}' ends the
+//	           object; a value left (a container, or a scalar that the window
+//	           cuts) goes on below; nothing read: Next, one token
+//	value      a container is opened (begin); a scalar whole in the window
+//	           is read at once (scalar); else Next, a piece at a time
+func (in *Inferrer) scan(p []byte) error {
+	var err error
+	for i := 0; i < len(p); {
+		if in.inTok {
+			if i, err = in.nextToken(p, i); err != nil {
+				return err
+			}
+			continue
+		}
+		var k tokenizer.Kind
+		var j int
+		switch d := len(in.stack); {
+		case d == 0:
+			if k, j, err = in.sc.Peek(p, i); err != nil || k == tokenizer.None {
+				return err
+			}
+		case in.stack[d-1].arr:
+			if k, j = in.sc.Element(p, i); k == tokenizer.None {
+				if i, err = in.nextToken(p, i); err != nil {
+					return err
+				}
+				continue
+			}
+			if k == tokenizer.ArrayEnd {
+				in.end(k)
+				i = j
+				continue
+			}
+		default:
+			n, at, closed := in.sc.Members(p, i, in.spans[:], false)
+			in.members(p, n)
+			switch {
+			case closed:
+				in.end(tokenizer.ObjectEnd)
+				i = at
+				continue
+			case n == 0:
+				if i, err = in.nextToken(p, i); err != nil {
+					return err
+				}
+				continue
+			case in.spans[n-1].ValueEnd != 0:
+				i = at
+				continue
+			}
+			// Members left the last member's value: a container, or a
+			// scalar that the window cuts.
+			if k, j = tokenizer.ValueKind(p[at]), at; k != tokenizer.ObjectStart && k != tokenizer.ArrayStart {
+				if i, err = in.nextToken(p, j); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if k == tokenizer.ObjectStart || k == tokenizer.ArrayStart {
+			if i, err = in.sc.Open(p, j); err != nil {
+				return err
+			}
+			in.begin(k)
+			continue
+		}
+		if e, ok := in.sc.Scalar(p, j, false); ok {
+			in.scalar(k, p[j:e])
+			i = e
+			continue
+		}
+		if i, err = in.nextToken(p, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextToken reads the token, or the piece of one, that starts at p[i].
+func (in *Inferrer) nextToken(p []byte, i int) (int, error) {
+	t, j, err := in.sc.Next(p, i)
+	if err != nil {
+		return j, err
+	}
+	if t.Kind != tokenizer.None {
+		in.token(p, t)
+	}
+	return j, nil
 }
 
 // End ends the current document: it reports one that is incomplete, and
@@ -192,32 +289,13 @@ func (in *Inferrer) newNode(depth int) *node {
 	return n
 }
 
-// token handles one token or piece of one.
+// token handles one token, or a piece of one, that Next read.
 func (in *Inferrer) token(p []byte, t tokenizer.Token) {
 	switch t.Kind {
 	case tokenizer.ObjectStart, tokenizer.ArrayStart:
-		n := in.valueNode()
-		arr := t.Kind == tokenizer.ArrayStart
-		f := frame{n: n, arr: arr}
-		if n != nil {
-			if arr {
-				n.types |= tArray
-			} else {
-				n.types |= tObject
-				n.objects++
-				in.objs++
-				f.obj = in.objs
-			}
-		}
-		in.stack = append(in.stack, f)
-		if in.obs != nil {
-			in.obs.Begin(t.Kind)
-		}
+		in.begin(t.Kind)
 	case tokenizer.ObjectEnd, tokenizer.ArrayEnd:
-		in.stack = in.stack[:len(in.stack)-1]
-		if in.obs != nil {
-			in.obs.End(t.Kind)
-		}
+		in.end(t.Kind)
 	default:
 		piece := p[t.Start:t.End]
 		first := !in.inTok
@@ -243,6 +321,35 @@ func (in *Inferrer) token(p []byte, t tokenizer.Token) {
 			}
 		}
 		in.inTok = t.More
+	}
+}
+
+// begin opens an object or array, at the place of the value that starts now.
+func (in *Inferrer) begin(k tokenizer.Kind) {
+	n := in.valueNode()
+	arr := k == tokenizer.ArrayStart
+	f := frame{n: n, arr: arr}
+	if n != nil {
+		if arr {
+			n.types |= tArray
+		} else {
+			n.types |= tObject
+			n.objects++
+			in.objs++
+			f.obj = in.objs
+		}
+	}
+	in.stack = append(in.stack, f)
+	if in.obs != nil {
+		in.obs.Begin(k)
+	}
+}
+
+// end closes the innermost object or array.
+func (in *Inferrer) end(k tokenizer.Kind) {
+	in.stack = in.stack[:len(in.stack)-1]
+	if in.obs != nil {
+		in.obs.End(k)
 	}
 }
 
@@ -275,6 +382,26 @@ func live(n *node) *node {
 	return n
 }
 
+// members records the n members that Members read into in.spans: each key,
+// and each value that is a scalar whole in the window.
+func (in *Inferrer) members(p []byte, n int) {
+	for k := range n {
+		sp := &in.spans[k]
+		raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
+		long := len(raw) > maxKeyBytes
+		if long {
+			raw = cutEscape(raw[:maxKeyBytes])
+		}
+		in.member(raw, sp.Escaped, long, sp.Head)
+		if sp.ValueEnd != 0 {
+			v := p[sp.ValueStart:sp.ValueEnd]
+			in.scalar(tokenizer.ValueKind(v[0]), v)
+		}
+	}
+}
+
+// keyPiece reads a key that Next gives a piece at a time, keeping its first
+// maxKeyBytes.
 func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if first {
 		in.key, in.keyLong = in.key[:0], false
@@ -290,9 +417,20 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if in.keyLong {
 		raw = cutEscape(raw)
 	}
-	in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
+	in.member(raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong, 0)
+}
+
+// member records a member's key, raw as written (its first maxKeyBytes when
+// long), at the innermost object's place, and makes its place the next
+// value's. head is the Scanner's name for the key's bytes, or 0.
+func (in *Inferrer) member(raw []byte, escaped, long bool, head uint64) {
+	text := raw
+	if escaped {
+		in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
+		text = in.text
+	}
 	if in.obs != nil {
-		in.obs.Key(raw, in.text, !in.keyLong)
+		in.obs.Key(raw, text, !long)
 	}
 	f := &in.stack[len(in.stack)-1]
 	n := live(f.n)
@@ -300,27 +438,13 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if n == nil {
 		return
 	}
-	if in.keyLong {
+	if long {
 		n.cutObject("a key longer than " + strconv.Itoa(maxKeyBytes) + " bytes: not described")
 		return
 	}
-	pr := n.lookup(in.text)
+	pr := in.prop(n, text, head)
 	if pr == nil {
-		if len(n.props) == MaxKeys {
-			n.cutObject("more than " + strconv.Itoa(MaxKeys) + " keys: not described")
-			return
-		}
-		pr = &prop{name: string(in.text), n: in.newNode(n.depth + 1)}
-		n.props = append(n.props, pr)
-		if n.index != nil || len(n.props) > 8 {
-			if n.index == nil {
-				n.index = make(map[string]*prop, 16)
-				for _, q := range n.props {
-					n.index[q.name] = q
-				}
-			}
-			n.index[pr.name] = pr
-		}
+		return
 	}
 	if pr.last != f.obj {
 		pr.present++
@@ -351,21 +475,9 @@ func cutEscape(raw []byte) []byte {
 	return raw
 }
 
-func (n *node) lookup(name []byte) *prop {
-	if n.index != nil {
-		return n.index[string(name)]
-	}
-	for _, p := range n.props {
-		if p.name == string(name) {
-			return p
-		}
-	}
-	return nil
-}
-
 // cutObject makes n {}: it drops what n described.
 func (n *node) cutObject(why string) {
-	n.cut, n.props, n.index, n.items, n.enum = why, nil, nil, nil, nil
+	n.cut, n.props, n.slots, n.items, n.enum = why, nil, nil, nil, nil
 }
 
 func (in *Inferrer) scalarBegin(k tokenizer.Kind) {
@@ -391,14 +503,14 @@ func (in *Inferrer) scalarPiece(piece []byte) {
 		}
 		in.str = append(in.str, piece...)
 	case tokenizer.Number:
-		if !in.frac && bytes.ContainsAny(piece, ".eE") {
+		if !in.frac && hasFraction(piece) {
 			in.frac = true
 		}
 	}
 }
 
-// scalarEnd records the scalar just read at its place; last is its last piece,
-// for the observer.
+// scalarEnd records the scalar that Next gave a piece at a time; last is its
+// last piece, for the observer.
 func (in *Inferrer) scalarEnd(last []byte) {
 	if in.obs != nil {
 		in.obs.Piece(last, true)
@@ -410,38 +522,101 @@ func (in *Inferrer) scalarEnd(last []byte) {
 	}
 	switch in.kind {
 	case tokenizer.String:
-		n.types |= tString
-		var s []byte
-		if !in.strLong {
-			s = tokenizer.AppendUnescaped(in.text[:0], in.str)
-			in.text = s
-		}
-		if n.strings == 0 {
-			n.formats = formatsOf(s, in.strLong)
-		} else if n.formats != 0 {
-			n.formats &= formatsOf(s, in.strLong)
-		}
-		n.strings++
-		n.addEnum(s, in.strLong)
+		in.addString(n, in.str, in.strLong)
 	case tokenizer.Number:
 		if in.frac {
 			n.types |= tNumber
 		} else {
 			n.types |= tInteger
 		}
-	case tokenizer.True, tokenizer.False:
-		n.types |= tBoolean
-	case tokenizer.Null:
-		n.types |= tNull
-		n.nulls++
+	default:
+		n.addLiteral(in.kind)
 	}
 }
 
-func (n *node) addEnum(s []byte, long bool) {
+// scalar records the scalar v, whole as written (a string with its quotes),
+// at the place of the value that starts now.
+func (in *Inferrer) scalar(k tokenizer.Kind, v []byte) {
+	n := in.valueNode()
+	if k == tokenizer.String {
+		v = v[1 : len(v)-1]
+	}
+	if in.obs != nil {
+		in.obs.Begin(k)
+		in.obs.Piece(v, true)
+	}
+	if n == nil {
+		return
+	}
+	switch k {
+	case tokenizer.String:
+		in.addString(n, v, len(v) > maxFormatRaw)
+	case tokenizer.Number:
+		// Once a place has a number with a fraction, its type is
+		// "number" whatever the others.
+		if n.types&tNumber == 0 {
+			if hasFraction(v) {
+				n.types |= tNumber
+			} else {
+				n.types |= tInteger
+			}
+		}
+	default:
+		n.addLiteral(k)
+	}
+}
+
+// hasFraction reports whether a number's bytes hold a fraction or exponent.
+func hasFraction(v []byte) bool {
+	for _, c := range v {
+		if c == '.' || c|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *node) addLiteral(k tokenizer.Kind) {
+	if k == tokenizer.Null {
+		n.types |= tNull
+		n.nulls++
+		return
+	}
+	n.types |= tBoolean
+}
+
+// addString records a string at n: raw is its content as written, or its
+// first bytes when long. Formats and enums are looked for only while the
+// place may still have them.
+func (in *Inferrer) addString(n *node, raw []byte, long bool) {
+	n.types |= tString
+	first := n.strings == 0
+	n.strings++
+	if !first && n.formats == 0 && n.noEnum {
+		return
+	}
+	if long {
+		n.formats, n.noEnum, n.enum = 0, true, nil
+		return
+	}
+	s := raw
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		in.unesc = tokenizer.AppendUnescaped(in.unesc[:0], raw)
+		s = in.unesc
+	}
+	if first {
+		n.formats = formatsOf(s)
+	} else if n.formats != 0 && !hasFormat(n.formats, s) {
+		n.formats = 0
+	}
+	n.addEnum(s)
+}
+
+func (n *node) addEnum(s []byte) {
 	if n.noEnum {
 		return
 	}
-	if long || len(s) > maxEnumBytes {
+	if len(s) > maxEnumBytes {
 		n.noEnum, n.enum = true, nil
 		return
 	}

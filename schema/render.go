@@ -25,7 +25,7 @@ func (n *node) clone() *node {
 		return nil
 	}
 	c := *n
-	c.index = nil
+	c.slots = nil
 	c.props = make([]*prop, len(n.props))
 	for i, p := range n.props {
 		q := *p
