@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"net/url"
+	"strings"
 )
 
 // String formats (SPEC C7), as bits. Each check is at least as strict as the
@@ -228,12 +229,21 @@ func uriChars(s []byte) bool {
 		return false
 	}
 	for _, c := range s {
-		if c <= ' ' || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}' {
+		if !uriByte[c] {
 			return false
 		}
 	}
 	return true
 }
+
+// uriByte holds the bytes that uriChars allows: printable ASCII but for
+// space, '"', '<', '>', '\\', '^', '`', '{', '|' and '}'.
+var uriByte = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune("\"<>\\^`{|}", c)
+	}
+	return t
+}()
 
 // parsedURI is isURI of a string of the characters it allows, by url.Parse.
 func parsedURI(s []byte) bool {

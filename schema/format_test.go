@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,4 +100,14 @@ func FuzzFormats(f *testing.F) {
 			t.Fatalf("%q has %d formats", s, n)
 		}
 	})
+}
+
+// TestURIChars checks uriByte's table, byte by byte, against the rule.
+func TestURIChars(t *testing.T) {
+	for c := range 256 {
+		want := c > ' ' && c < 0x7f && !strings.ContainsRune(`"<>\^{|}`+"`", rune(c))
+		if got := uriChars([]byte{byte(c)}); got != want {
+			t.Errorf("uriChars(%q) = %v", byte(c), got)
+		}
+	}
 }

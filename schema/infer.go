@@ -45,6 +45,7 @@ type node struct {
 	objects int      // objects seen here
 	props   []*prop  // keys in the order first seen
 	slots   []uint16 // props by key (keys.go)
+	lead    *prop    // the first key of the last object
 	items   *node    // the merged elements of the arrays seen here
 
 	strings int      // strings seen here
@@ -61,13 +62,15 @@ type prop struct {
 	n       *node
 	present int   // objects it appeared in
 	last    int64 // the object it last appeared in, so duplicates count once
+	after   *prop // the key that followed it in the last object that had it
 }
 
 // frame is an open container.
 type frame struct {
-	n   *node // its place; nil where nothing is described (under a cut)
-	obj int64 // an object's id, for required keys
-	arr bool
+	n    *node // its place; nil where nothing is described (under a cut)
+	obj  int64 // an object's id, for required keys
+	arr  bool
+	prev *prop // an object's last key
 }
 
 // An Observer sees the tokens an Inferrer reads, as it reads them.
@@ -99,7 +102,6 @@ type Inferrer struct {
 	stack   []frame
 	next    *node // the place of the member's value to come
 	spans   [32]tokenizer.MemberSpan
-	heads   *headCache // props by the Scanner's names of keys (keys.go)
 
 	// A token that crosses the end of a window is read a piece at a time.
 	cur     *node // the place of the scalar being read
@@ -220,7 +222,7 @@ func (in *Inferrer) scan(p []byte) error {
 			continue
 		}
 		if e, ok := in.sc.Scalar(p, j, false); ok {
-			in.scalar(k, p[j:e])
+			in.scalar(in.valueNode(), k, p[j:e])
 			i = e
 			continue
 		}
@@ -392,11 +394,13 @@ func (in *Inferrer) members(p []byte, n int) {
 		if long {
 			raw = cutEscape(raw[:maxKeyBytes])
 		}
-		in.member(raw, sp.Escaped, long, sp.Head)
-		if sp.ValueEnd != 0 {
-			v := p[sp.ValueStart:sp.ValueEnd]
-			in.scalar(tokenizer.ValueKind(v[0]), v)
+		vn := in.member(raw, sp.Escaped, long)
+		if sp.ValueEnd == 0 {
+			in.next = vn
+			return
 		}
+		v := p[sp.ValueStart:sp.ValueEnd]
+		in.scalar(vn, tokenizer.ValueKind(v[0]), v)
 	}
 }
 
@@ -417,13 +421,13 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if in.keyLong {
 		raw = cutEscape(raw)
 	}
-	in.member(raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong, 0)
+	in.next = in.member(raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong)
 }
 
 // member records a member's key, raw as written (its first maxKeyBytes when
-// long), at the innermost object's place, and makes its place the next
-// value's. head is the Scanner's name for the key's bytes, or 0.
-func (in *Inferrer) member(raw []byte, escaped, long bool, head uint64) {
+// long), at the innermost object's place, and returns the place of its
+// value, or nil where nothing is described.
+func (in *Inferrer) member(raw []byte, escaped, long bool) *node {
 	text := raw
 	if escaped {
 		in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
@@ -434,23 +438,36 @@ func (in *Inferrer) member(raw []byte, escaped, long bool, head uint64) {
 	}
 	f := &in.stack[len(in.stack)-1]
 	n := live(f.n)
-	in.next = nil
 	if n == nil {
-		return
+		return nil
 	}
 	if long {
 		n.cutObject("a key longer than " + strconv.Itoa(maxKeyBytes) + " bytes: not described")
-		return
+		return nil
 	}
-	pr := in.prop(n, text, head)
-	if pr == nil {
-		return
+	// Objects at one place mostly list their keys in the same order: the
+	// key that followed this one last time comes first.
+	guess := n.lead
+	if f.prev != nil {
+		guess = f.prev.after
 	}
+	pr := guess
+	if pr == nil || pr.name != string(text) {
+		if pr = in.prop(n, text); pr == nil {
+			return nil
+		}
+		if f.prev == nil {
+			n.lead = pr
+		} else {
+			f.prev.after = pr
+		}
+	}
+	f.prev = pr
 	if pr.last != f.obj {
 		pr.present++
 		pr.last = f.obj
 	}
-	in.next = live(pr.n)
+	return live(pr.n)
 }
 
 // cutEscape drops an escape that a cut left unfinished at the end of raw.
@@ -477,7 +494,7 @@ func cutEscape(raw []byte) []byte {
 
 // cutObject makes n {}: it drops what n described.
 func (n *node) cutObject(why string) {
-	n.cut, n.props, n.slots, n.items, n.enum = why, nil, nil, nil, nil
+	n.cut, n.props, n.slots, n.lead, n.items, n.enum = why, nil, nil, nil, nil, nil
 }
 
 func (in *Inferrer) scalarBegin(k tokenizer.Kind) {
@@ -534,10 +551,9 @@ func (in *Inferrer) scalarEnd(last []byte) {
 	}
 }
 
-// scalar records the scalar v, whole as written (a string with its quotes),
-// at the place of the value that starts now.
-func (in *Inferrer) scalar(k tokenizer.Kind, v []byte) {
-	n := in.valueNode()
+// scalar records the scalar v of kind k, whole as written (a string with
+// its quotes), at n, the place of the value that starts now.
+func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte) {
 	if k == tokenizer.String {
 		v = v[1 : len(v)-1]
 	}

@@ -5,48 +5,17 @@ import (
 	"strconv"
 )
 
-// Keys are found at their place without a string per key: first by the
-// Scanner's name for the key's bytes (MemberSpan.Head), in a small cache
-// shared by every place; else in the place's own table, open-addressed on a
-// hash of the key.
+// A key not where the last object had it (infer.go's member) is found in
+// its place's own table, open-addressed on a hash of the key: no map, and
+// no string per key.
 
 // keySeed seeds the hash of keys; the order of a place's keys is the order
 // they were first seen, whatever their hashes.
 var keySeed = maphash.MakeSeed()
 
-// headCache maps the Scanner's names of keys (MemberSpan.Head: the same
-// name, the same key bytes) to the props they were found as, direct-mapped:
-// objects in an array have their keys in the same order, so a name comes
-// back at the same place again and again.
-type headCache [256]struct {
-	head uint64
-	n    *node
-	p    *prop
-}
-
 // prop returns the prop of n called text, adding it when it is new, or nil
-// when n has just been cut for having too many keys. head is the Scanner's
-// name for the key's bytes, or 0.
-func (in *Inferrer) prop(n *node, text []byte, head uint64) *prop {
-	if head != 0 {
-		if in.heads == nil {
-			in.heads = new(headCache)
-		}
-		e := &in.heads[head%uint64(len(in.heads))]
-		if e.head == head && e.n == n {
-			return e.p
-		}
-		p := in.propByName(n, text)
-		if p != nil {
-			e.head, e.n, e.p = head, n, p
-		}
-		return p
-	}
-	return in.propByName(n, text)
-}
-
-// propByName is prop by the node's table.
-func (in *Inferrer) propByName(n *node, text []byte) *prop {
+// when n has just been cut for having too many keys.
+func (in *Inferrer) prop(n *node, text []byte) *prop {
 	h := maphash.Bytes(keySeed, text)
 	if p := n.lookup(text, h); p != nil {
 		return p

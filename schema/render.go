@@ -25,11 +25,11 @@ func (n *node) clone() *node {
 		return nil
 	}
 	c := *n
-	c.slots = nil
+	c.slots, c.lead = nil, nil // for inference only
 	c.props = make([]*prop, len(n.props))
 	for i, p := range n.props {
 		q := *p
-		q.n = p.n.clone()
+		q.n, q.after = p.n.clone(), nil
 		c.props[i] = &q
 	}
 	c.items = n.items.clone()

@@ -32,12 +32,10 @@ type snode struct {
 // (SPEC C11) in the same pass as the schema.
 type sampler struct {
 	root  *snode
-	stack []*snode // open containers; nil where not sampled
-	idx   []int    // per open container, the index of the next element
-	keys  [][]byte // per open container, the key of the member being read (buffers reused)
-	objs  []bool   // per open container, whether it is an object
+	open  []sframe // the open containers
+	path  []byte   // the keys of the members being read, unescaped, one after another (sframe.keyEnd)
 	cur   *snode   // the scalar being read, or nil
-	key   []byte
+	key   []byte   // the key of the member being read, as written, when its object is sampled
 	keyOK bool
 
 	nodes, bytes                           int
@@ -47,9 +45,10 @@ type sampler struct {
 	hintBuf                                hintScan
 
 	// Hints: a string that starts like JSON is validated as it streams.
-	hint    *hintScan
-	hints   []Hint
-	dropped int // hints past maxHints
+	hint      *hintScan
+	hintFresh bool // hint is to be reset before the string's first piece
+	hints     []Hint
+	dropped   int // hints past maxHints
 }
 
 // maxHints is the number of hints reported; more are counted.
@@ -78,12 +77,12 @@ func (s *sampler) admit(depth int) bool {
 }
 
 func (s *sampler) Begin(k tokenizer.Kind) {
-	depth := len(s.stack)
-	var n *snode
-	var parent *snode
+	depth := len(s.open)
+	var n, parent *snode
 	if depth > 0 {
-		parent = s.stack[depth-1]
-		s.idx[depth-1]++
+		f := &s.open[depth-1]
+		parent = f.n
+		f.idx++
 	}
 	switch {
 	case depth == 0:
@@ -107,32 +106,49 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 		n.keyCost = -1
 	}
 	if k == tokenizer.ObjectStart || k == tokenizer.ArrayStart {
-		s.stack = append(s.stack, n)
-		s.idx = append(s.idx, 0)
-		if d := len(s.keys); d < cap(s.keys) {
-			s.keys = s.keys[:d+1]
-			s.keys[d] = s.keys[d][:0]
-		} else {
-			s.keys = append(s.keys, nil)
-		}
-		s.objs = append(s.objs, k == tokenizer.ObjectStart)
+		s.open = append(s.open, sframe{n: n, obj: k == tokenizer.ObjectStart, keyEnd: s.pathAt(depth)})
 		return
 	}
 	s.cur, s.esc, s.strCut, s.hint = n, escState{}, false, nil
 	if k == tokenizer.String {
-		s.hint = &s.hintBuf
-		s.hint.reset()
+		s.hint, s.hintFresh = &s.hintBuf, true
 	}
 }
 
 func (s *sampler) Key(raw, text []byte, whole bool) {
-	s.key, s.keyOK = append(s.key[:0], raw...), whole
-	if d := len(s.stack); d > 0 {
-		s.keys[d-1] = append(s.keys[d-1][:0], text...)
+	d := len(s.open)
+	if d == 0 {
+		return
 	}
+	f := &s.open[d-1]
+	s.keyOK = whole
+	if f.n != nil { // Begin samples the member's value, with its key
+		s.key = append(s.key[:0], raw...)
+	}
+	s.path = append(s.path[:s.pathAt(d-1)], text...)
+	f.keyEnd = len(s.path)
+}
+
+// pathAt returns where the key of the container at depth d begins in
+// s.path: where its parent's ends.
+func (s *sampler) pathAt(d int) int {
+	if d == 0 {
+		return 0
+	}
+	return s.open[d-1].keyEnd
 }
 
 func (s *sampler) Piece(p []byte, last bool) {
+	if s.hint != nil && s.hintFresh {
+		// A string whole in one piece and shorter than hintMin cannot
+		// hold JSON text worth a hint (its content unescaped is no longer
+		// than as written): most strings are not looked into at all.
+		if s.hintFresh = false; last && len(p) < hintMin {
+			s.hint = nil
+		} else {
+			s.hint.reset()
+		}
+	}
 	if s.hint != nil {
 		s.hint.write(p, last)
 	}
@@ -170,27 +186,35 @@ func (s *sampler) Piece(p []byte, last bool) {
 }
 
 func (s *sampler) End(tokenizer.Kind) {
-	d := len(s.stack) - 1
-	s.stack, s.idx, s.keys, s.objs = s.stack[:d], s.idx[:d], s.keys[:d], s.objs[:d]
+	s.open = s.open[:len(s.open)-1]
+}
+
+// sframe is an open container of the sampler.
+type sframe struct {
+	n      *snode // nil where not sampled
+	idx    int    // the index of the next element or member
+	keyEnd int    // where the key of the member being read ends in sampler.path
+	obj    bool
 }
 
 // pointer returns the JSON Pointer of the value being read.
 func (s *sampler) pointer() string {
 	var b strings.Builder
-	for d := range s.stack {
+	for d, f := range s.open {
 		b.WriteByte('/')
-		if s.objs[d] {
-			b.WriteString(escapePointer(string(s.keys[d])))
+		if f.obj {
+			b.WriteString(escapePointer(string(s.path[s.pathAt(d):f.keyEnd])))
 		} else {
-			b.WriteString(strconv.Itoa(s.idx[d] - 1))
+			b.WriteString(strconv.Itoa(f.idx - 1))
 		}
 	}
 	return b.String()
 }
 
-func escapePointer(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
-}
+func escapePointer(k string) string { return pointerEscaper.Replace(k) }
+
+// pointerEscaper escapes a key for a JSON Pointer (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // escState counts the characters of a string's content as written, piece by
 // piece: an escape is one character, a surrogate pair's two escapes one.
