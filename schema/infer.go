@@ -387,6 +387,7 @@ func live(n *node) *node {
 // members records the n members that Members read into in.spans: each key,
 // and each value that is a scalar whole in the window.
 func (in *Inferrer) members(p []byte, n int) {
+	f := &in.stack[len(in.stack)-1]
 	for k := range n {
 		sp := &in.spans[k]
 		raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
@@ -394,7 +395,7 @@ func (in *Inferrer) members(p []byte, n int) {
 		if long {
 			raw = cutEscape(raw[:maxKeyBytes])
 		}
-		vn := in.member(raw, sp.Escaped, long)
+		vn := in.member(f, raw, sp.Escaped, long)
 		if sp.ValueEnd == 0 {
 			in.next = vn
 			return
@@ -421,13 +422,13 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if in.keyLong {
 		raw = cutEscape(raw)
 	}
-	in.next = in.member(raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong)
+	in.next = in.member(&in.stack[len(in.stack)-1], raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong)
 }
 
 // member records a member's key, raw as written (its first maxKeyBytes when
-// long), at the innermost object's place, and returns the place of its
-// value, or nil where nothing is described.
-func (in *Inferrer) member(raw []byte, escaped, long bool) *node {
+// long), at the place of f, the innermost object, and returns the place of
+// its value, or nil where nothing is described.
+func (in *Inferrer) member(f *frame, raw []byte, escaped, long bool) *node {
 	text := raw
 	if escaped {
 		in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
@@ -436,7 +437,6 @@ func (in *Inferrer) member(raw []byte, escaped, long bool) *node {
 	if in.obs != nil {
 		in.obs.Key(raw, text, !long)
 	}
-	f := &in.stack[len(in.stack)-1]
 	n := live(f.n)
 	if n == nil {
 		return nil
@@ -566,6 +566,10 @@ func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte) {
 	}
 	switch k {
 	case tokenizer.String:
+		if n.strings > 0 && n.formats == 0 && n.noEnum {
+			n.strings++ // nothing more to learn from strings here
+			return
+		}
 		in.addString(n, v, len(v) > maxFormatRaw)
 	case tokenizer.Number:
 		// Once a place has a number with a fraction, its type is

@@ -3,10 +3,8 @@ package toolresult
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -203,7 +201,7 @@ type sink struct {
 	smp sampler
 
 	draft Draft
-	hash  hash.Hash
+	st    *storer // writes and hashes what goes to draft
 	err   error
 }
 
@@ -215,6 +213,13 @@ func (s *sink) Write(p []byte) (int, error) {
 	if !s.started {
 		s.classify(p)
 	}
+	if s.st != nil {
+		// Handed over first: the store works while the schema reads.
+		if err := s.st.Write(p); err != nil {
+			s.err = err
+			return 0, err
+		}
+	}
 	if s.structured && !s.invalid {
 		q := p
 		for s.lead > 0 && len(q) > 0 {
@@ -224,12 +229,7 @@ func (s *sink) Write(p []byte) (int, error) {
 			s.invalid = true
 		}
 	}
-	if s.draft != nil {
-		s.hash.Write(p)
-		if _, err := s.draft.Write(p); err != nil {
-			s.err = err
-			return 0, err
-		}
+	if s.st != nil {
 		return len(p), nil
 	}
 	s.held = append(s.held, p...)
@@ -288,14 +288,23 @@ func (s *sink) spill() error {
 	if err != nil {
 		return err
 	}
-	s.draft, s.hash = d, sha256.New()
-	s.hash.Write(s.held)
-	_, err = d.Write(s.held)
+	s.draft, s.st = d, newStorer(d)
+	err = s.st.Write(s.held)
 	s.held = nil
 	return err
 }
 
+// stored waits until the data handed to the draft is written, and returns
+// the draft's error.
+func (s *sink) stored() error {
+	if s.st == nil {
+		return nil
+	}
+	return s.st.close()
+}
+
 func (s *sink) discard() {
+	s.stored()
 	if s.draft != nil {
 		s.draft.Discard()
 		s.draft = nil
@@ -319,6 +328,10 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		// Plaintext: the whole data, read back from the draft if it was
 		// spilled before it turned out not to be JSON.
 		if s.draft != nil {
+			if err := s.stored(); err != nil {
+				s.discard()
+				return nil, err
+			}
 			s.held = make([]byte, s.n)
 			if _, err := s.draft.ReadAt(s.held, 0); err != nil && err != io.EOF {
 				s.discard()
@@ -365,7 +378,11 @@ func (s *sink) hints() []Hint {
 // variable stores the data and writes the model text within the budget.
 func (s *sink) variable(res *Result) (*Result, error) {
 	p := s.p
-	sum := s.hash.Sum(nil)
+	if err := s.stored(); err != nil {
+		s.discard()
+		return nil, err
+	}
+	sum := s.st.sum.Sum(nil)
 	name := p.name
 	if name == "" {
 		name = "var_" + hex.EncodeToString(sum)[:12]
