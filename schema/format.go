@@ -259,23 +259,29 @@ func parsedURI(s []byte) bool {
 }
 
 // plainURI decides isURI without url.Parse (and its allocations) for a
-// string of the characters isURI allows, in the common case: "http://" or
-// "https://" (the scheme in any case), an authority of letters, digits, '.'
-// and '-' with at most one ':' (before a port), and no '%' after it. There
-// url.Parse takes the authority to the first '/', '?' or '#', its host to
-// the ':', fails on a port that is not digits, and unescapes nothing, so
-// the answer is the host name's and the port's. For anything else sure is
-// false, and url.Parse decides (FuzzFormats compares the two).
+// string of the characters isURI allows, in the common cases. url.Parse
+// finds the scheme http or https only in a string that begins with "http:"
+// or "https:", in any case, and a host only after "//". Where an authority
+// of letters, digits, '.' and '-', with at most one ':' (before a port),
+// follows, ended by the first '/', '?' or '#', and every '%' after it
+// begins an escape of two hexadecimal digits, url.Parse fails only on a
+// port that is not digits, and the answer is the host name's and the
+// port's. For anything else (an '@', brackets, a bad escape) sure is false,
+// and url.Parse decides. FuzzFormats compares the two.
 func plainURI(s []byte) (ok, sure bool) {
 	var rest []byte
 	switch {
-	case len(s) >= 7 && lowerIs(s[:7], "http://"):
-		rest = s[7:]
-	case len(s) >= 8 && lowerIs(s[:8], "https://"):
-		rest = s[8:]
+	case len(s) >= 5 && lowerIs(s[:5], "http:"):
+		rest = s[5:]
+	case len(s) >= 6 && lowerIs(s[:6], "https:"):
+		rest = s[6:]
 	default:
-		return false, false
+		return false, true // another scheme, or none
 	}
+	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		return false, true // no host
+	}
+	rest = rest[2:]
 	end, colon := len(rest), -1
 authority:
 	for i, c := range rest {
@@ -292,8 +298,15 @@ authority:
 			return false, false
 		}
 	}
-	if bytes.IndexByte(rest[end:], '%') >= 0 {
-		return false, false
+	for tail := rest[end:]; ; {
+		k := bytes.IndexByte(tail, '%')
+		if k < 0 {
+			break
+		}
+		if k+2 >= len(tail) || !isHex(tail[k+1]) || !isHex(tail[k+2]) {
+			return false, false
+		}
+		tail = tail[k+3:]
 	}
 	host := rest[:end]
 	if colon >= 0 {
@@ -303,6 +316,10 @@ authority:
 		}
 	}
 	return isHostName(host, 1), true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // lowerIs reports whether b, its ASCII letters lowered, is s (lower case).

@@ -54,9 +54,17 @@ func TestPlainURI(t *testing.T) {
 		{"http://", false, true},
 		{"https://a.b?x/y#z", true, true},
 		{"https://-a.b/", false, true},
-		{"https://example.com/%41", false, false},
+		{"https://example.com/%41", true, true},
+		{"https://example.com/a?d=https://b.c%2Fx.png#%7e", true, true},
+		{"https://example.com/%zz", false, false},
+		{"https://example.com/%4", false, false},
 		{"http://a@b.com", false, false},
-		{"ftp://example.com", false, false},
+		{"https://[::1]/", false, false},
+		{"ftp://example.com", false, true},
+		{"User", false, true},
+		{"http:/x.com", false, true},
+		{"http:x.com", false, true},
+		{"HtTp://x.com", true, true},
 	} {
 		t.Run(tc.s, func(t *testing.T) {
 			ok, sure := plainURI([]byte(tc.s))
