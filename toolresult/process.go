@@ -387,19 +387,31 @@ func (s *sink) variable(res *Result) (*Result, error) {
 	if name == "" {
 		name = "var_" + hex.EncodeToString(sum)[:12]
 	}
-	path, err := s.draft.Commit(name)
-	s.draft = nil
-	if err != nil {
-		return nil, err
+	// The commit (a DirStore syncs the file to disk) and the fitting of the
+	// model text, which needs only the name, run side by side.
+	type committed struct {
+		path string
+		err  error
 	}
+	done := make(chan committed, 1)
+	go func(d Draft) {
+		path, err := d.Commit(name)
+		done <- committed{path, err}
+	}(s.draft)
+	s.draft = nil
 	res.Route = Variable
-	res.Variable = &StoredVariable{Name: name, Path: path, Bytes: s.n, SHA256: hex.EncodeToString(sum)}
+	res.Variable = &StoredVariable{Name: name, Bytes: s.n, SHA256: hex.EncodeToString(sum)}
 	res.Schema = s.in.Schema()
 	res.Hints = s.hints()
 	res.Note = "The response (" + strconv.FormatInt(s.n, 10) + " bytes, over the " + strconv.Itoa(p.budget) +
 		"-token budget) is stored as the variable " + name + ": its schema, a preview and what the preview omits follow." +
 		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)."
 	fitText(p, res, s.smp.root, s.smp.maxChars)
+	c := <-done
+	if c.err != nil {
+		return nil, c.err
+	}
+	res.Variable.Path = c.path
 	return res, nil
 }
 

@@ -20,17 +20,21 @@ const canary = "CANARY-7f3a"
 // recordStore is a Store whose drafts record what is done to them, and
 // whose writes fail once failAt bytes have been written (failAt < 0: never).
 type recordStore struct {
-	failAt int
-	mu     sync.Mutex
-	drafts []*recordDraft
+	failAt     int
+	failCommit bool // Commit fails
+	mu         sync.Mutex
+	drafts     []*recordDraft
 }
 
-var errDraft = errors.New("draft: disk full")
+var (
+	errDraft  = errors.New("draft: disk full")
+	errCommit = errors.New("draft: rename failed")
+)
 
 func (s *recordStore) Create() (toolresult.Draft, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &recordDraft{failAt: s.failAt}
+	d := &recordDraft{failAt: s.failAt, failCommit: s.failCommit}
 	s.drafts = append(s.drafts, d)
 	return d, nil
 }
@@ -42,6 +46,7 @@ func (s *recordStore) Open(string) (io.ReadCloser, int64, error) {
 type recordDraft struct {
 	mu                   sync.Mutex
 	failAt               int
+	failCommit           bool
 	buf                  bytes.Buffer
 	commits, discards    int
 	writesAfterEnd, errs int
@@ -70,6 +75,9 @@ func (d *recordDraft) Commit(string) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.commits++
+	if d.failCommit {
+		return "", errCommit
+	}
 	return "", nil
 }
 
@@ -132,7 +140,7 @@ func TestStoreEnds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		body      []byte
-		failAt    int   // the draft fails past this many bytes; -1: never
+		failAt    int   // the draft fails past this many bytes; -1: never; -2: its Commit fails
 		readErrAt int   // the body fails, or ctx is cancelled, after this many bytes; -1: never
 		cancel    bool  // cancel ctx rather than fail the body
 		want      error // nil: a variable; else errors.Is
@@ -142,12 +150,13 @@ func TestStoreEnds(t *testing.T) {
 		{"DraftFailsAtOnce", body, 0, -1, false, errDraft, false},
 		{"DraftFailsMidway", body, len(data) / 2, -1, false, errDraft, false},
 		{"DraftFailsAtTheEnd", body, len(data) - 1, -1, false, errDraft, false},
+		{"CommitFails", body, -2, -1, false, errCommit, false},
 		{"Cancelled", body, -1, len(body) / 2, true, context.Canceled, false},
 		{"BodyFails", body, -1, len(body) / 2, false, io.ErrUnexpectedEOF, false},
 		{"TurnsPlaintext", invalid, -1, -1, false, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &recordStore{failAt: tc.failAt}
+			st := &recordStore{failAt: tc.failAt, failCommit: tc.failAt == -2}
 			p, err := toolresult.New(toolresult.WithBudget(500), toolresult.WithStore(st))
 			if err != nil {
 				t.Fatal(err)
@@ -173,7 +182,11 @@ func TestStoreEnds(t *testing.T) {
 				if !errors.Is(err, tc.want) {
 					t.Fatalf("error %v, want %v", err, tc.want)
 				}
-				if d.commits != 0 || d.discards != 1 {
+				if tc.want == errCommit {
+					if d.commits != 1 || d.discards != 0 {
+						t.Errorf("%d commits and %d discards, want 1 and 0", d.commits, d.discards)
+					}
+				} else if d.commits != 0 || d.discards != 1 {
 					t.Errorf("%d commits and %d discards, want 0 and 1", d.commits, d.discards)
 				}
 			case tc.plaintext:
