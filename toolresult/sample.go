@@ -83,12 +83,24 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 		f := &s.open[depth-1]
 		parent = f.n
 		f.idx++
+		if parent == nil {
+			// Under a value not sampled nothing is: past the caps, that
+			// is most values, and only hints are looked for.
+			if k == tokenizer.ObjectStart || k == tokenizer.ArrayStart {
+				s.open = append(s.open, sframe{obj: k == tokenizer.ObjectStart, keyEnd: f.keyEnd})
+				return
+			}
+			s.cur, s.hint, s.hintFresh = nil, nil, false
+			if k == tokenizer.String {
+				s.hint, s.hintFresh = &s.hintBuf, true
+			}
+			return
+		}
 	}
 	switch {
 	case depth == 0:
 		n = &snode{kind: k}
 		s.root = n
-	case parent == nil:
 	default:
 		parent.total++
 		fits := parent.kind == tokenizer.ObjectStart || len(parent.kids) < s.maxItems
