@@ -111,3 +111,16 @@ func ExampleBody() {
 	// "event: delta\ndata: "
 	// "{\"delta\":{\"text\":\"lo\"}}\n\n"
 }
+
+// Problem is the answer to a refused response, for plug-ins that send it
+// their own way: the reason, offset and pointer, never the body's content.
+func ExampleProblem() {
+	m := jsonmask.MustCompile(`{"id":true}`)
+	_, err := m.Append(nil, []byte(`{"id":1,"card":{"number":"4111 1111 1111 1111",}}`))
+	h, body := gateway.Problem(http.StatusBadGateway, err)
+	fmt.Println(h.Get("Content-Type"), h.Get("Cache-Control"))
+	fmt.Println(string(body))
+	// Output:
+	// application/problem+json no-store
+	// {"type":"about:blank","title":"Bad Gateway","status":502,"detail":"the upstream body was refused: not valid JSON at offset 47 (\"/card\")","offset":47,"pointer":"/card"}
+}
