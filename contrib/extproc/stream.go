@@ -132,8 +132,14 @@ func (st *stream) requestHeaders(h *extprocv3.HttpHeaders) error {
 	}
 	hs := readHeaders(h.GetHeaders())
 	st.raw, st.method, st.rep.Method = hs.raw, hs.method, hs.method
-	path, query, hasQuery := strings.Cut(hs.path, "?")
-	d, err := st.s.routes.MatchPath(hs.method, hs.authority, path)
+	authority, target := hs.authority, hs.path
+	if a, p, ok := absoluteForm(target); ok {
+		// As net/http reads "GET http://host/path": the route is the
+		// path's, the upstream gets the origin form.
+		authority, target = a, p
+	}
+	path, query, hasQuery := strings.Cut(target, "?")
+	d, err := st.s.routes.MatchPath(hs.method, authority, path)
 	if err != nil {
 		st.phase = phaseEnded
 		st.rep.Status, st.rep.Outcome, st.rep.Err = http.StatusBadRequest, gateway.OutcomeBadRequest, err
@@ -149,7 +155,7 @@ func (st *stream) requestHeaders(h *extprocv3.HttpHeaders) error {
 	fixed := hs.h.Clone()
 	gateway.FixRequestHeader(fixed, d.Route != nil)
 	common := &extprocv3.CommonResponse{HeaderMutation: mutation(hs.h, fixed, st.raw)}
-	if d.Path != path {
+	if d.Path != path || target != hs.path {
 		// The upstream gets the path that was matched, and Envoy routes
 		// on it too.
 		p := d.Path
@@ -167,6 +173,23 @@ func (st *stream) requestHeaders(h *extprocv3.HttpHeaders) error {
 	}
 	return st.send(&extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestHeaders{
 		RequestHeaders: &extprocv3.HeadersResponse{Response: common}}})
+}
+
+// absoluteForm splits a request target in absolute form
+// ("http://host/path?q") into its authority and the rest, from the path on.
+func absoluteForm(target string) (authority, rest string, ok bool) {
+	scheme, after, found := strings.Cut(target, "://")
+	if !found || scheme == "" || strings.ContainsAny(scheme, "/?") {
+		return "", "", false
+	}
+	i := strings.IndexAny(after, "/?")
+	if i < 0 {
+		return after, "/", true
+	}
+	if after[i] == '?' {
+		return after[:i], "/" + after[i:], true
+	}
+	return after[:i], after[i:], true
 }
 
 // requestBody passes a chunk of the request's body unchanged.

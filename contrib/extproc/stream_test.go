@@ -232,6 +232,8 @@ func TestRequestHeaders(t *testing.T) {
 		{name: "EncodedUnreserved", path: "/v1/%69tems", upPath: "/v1/items", route: "/v1/items", masked: true},
 		{name: "Case", path: "/V1/Items", upPath: "/V1/Items", route: "/v1/items", masked: true},
 		{name: "TrailingSlash", path: "/v1/items/", upPath: "/v1/items/", route: "/v1/items", masked: true},
+		{name: "AbsoluteForm", path: "http://api.test//v1/items?a=1", upPath: "/v1/items?a=1", route: "/v1/items", masked: true},
+		{name: "AbsoluteForm/Clean", path: "https://api.test/v1/items", upPath: "/v1/items", route: "/v1/items", masked: true},
 		{name: "Unmatched", path: "/v2/items", upPath: "/v2/items"},
 		{name: "EncodedSlash", path: "/v1%2Fitems"},
 		{name: "BadEscape", path: "/v1/it%zzems"},
@@ -827,4 +829,22 @@ func TestConcurrentStreams(t *testing.T) {
 			})
 		}
 	})
+}
+
+func TestAbsoluteForm(t *testing.T) {
+	cases := []struct{ in, authority, rest string }{
+		{"http://a.test/v1/x?q=1", "a.test", "/v1/x?q=1"},
+		{"https://a.test:8443", "a.test:8443", "/"},
+		{"http://a.test?q", "a.test", "/?q"},
+		{"/v1/x://y", "", ""},
+		{"/v1/items", "", ""},
+		{"*", "", ""},
+		{"://a.test/x", "", ""},
+	}
+	for _, c := range cases {
+		a, r, ok := absoluteForm(c.in)
+		if ok != (c.authority != "") || a != c.authority || r != c.rest {
+			t.Errorf("absoluteForm(%q) = %q, %q, %v", c.in, a, r, ok)
+		}
+	}
 }
