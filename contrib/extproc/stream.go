@@ -235,7 +235,9 @@ func (st *stream) responseHeaders(h *extprocv3.HttpHeaders) error {
 			gateway.FixResponseHeader(fixed)
 			mut = mutation(hs.h, fixed, st.raw)
 		}
-		if code >= 200 { // an informational header: the response follows
+		// An informational (1xx) header is answered as it is; the
+		// response's own header follows it.
+		if code >= 200 {
 			st.phase, st.rep.Outcome = phasePassing, gateway.OutcomeUnmasked
 		}
 		return st.send(headersAnswer(mut))
@@ -328,7 +330,7 @@ func (st *stream) sendPieces(eos bool) error {
 		st.held = nil
 	}
 	out := st.out.take()
-	for first := true; first || len(out) > 0; first = false {
+	for len(out) > 0 || eos { // the end is sent even with no bytes
 		n := min(len(out), maxPiece)
 		piece := out[:n:n]
 		out = out[n:]
@@ -336,6 +338,9 @@ func (st *stream) sendPieces(eos bool) error {
 			return err
 		}
 		st.sent += int64(n)
+		if len(out) == 0 {
+			break
+		}
 	}
 	return nil
 }
