@@ -375,17 +375,18 @@ func TestFailClosed(t *testing.T) {
 		name, path string
 		coding     string
 		body       []byte
-		early      bool // refused before any masked byte could be sent, if the body is not streamed
+		early      bool   // refused before any masked byte could be sent, if the body is not streamed
+		valid      []byte // a valid body that this one starts like: what was sent is a prefix of its masking (SPEC V5)
 	}{
 		{name: "Invalid", path: "/v1/items", body: []byte(`{"id":1,"x":"` + canary + `",}`), early: true},
-		{name: "InvalidLate", path: "/v1/items", body: lateInvalid},
+		{name: "InvalidLate", path: "/v1/items", body: lateInvalid, valid: big},
 		{name: "Truncated", path: "/v1/items", body: []byte(`{"id":1,"x":"` + canary), early: true},
-		{name: "TruncatedLate", path: "/v1/items", body: big[:len(big)-100]},
+		{name: "TruncatedLate", path: "/v1/items", body: big[:len(big)-100], valid: big},
 		{name: "Strict", path: "/v1/strict", body: []byte("<html>" + canary + "</html>"), early: true},
 		{name: "Depth", path: "/v1/items", body: deep, early: true},
-		{name: "MaxBody", path: "/v1/items", body: tooBig},
+		{name: "MaxBody", path: "/v1/items", body: tooBig, valid: tooBig},
 		{name: "Gzip/Corrupt", path: "/v1/items", coding: "gzip", body: append(gz[:100:100], bytes.Repeat([]byte{0xff}, 200)...), early: true},
-		{name: "Gzip/CutShort", path: "/v1/items", coding: "gzip", body: gz[:len(gz)/2]},
+		{name: "Gzip/CutShort", path: "/v1/items", coding: "gzip", body: gz[:len(gz)/2], valid: big},
 		{name: "Gzip/TrailingGarbage", path: "/v1/items", coding: "gzip", body: append(encode(t, "gzip", []byte(`{"id":1}`)), "garbage"...), early: true},
 	}
 	for _, c := range cases {
@@ -424,6 +425,15 @@ func TestFailClosed(t *testing.T) {
 						}
 						if mode == duplexed && c.early && cl && !out.local {
 							t.Errorf("refused before a byte was sent, yet not a 502: %+v", out.report)
+						}
+						if c.valid != nil && out.reset {
+							sent := out.body
+							if coding != "identity" {
+								sent = decodePartial(coding, out.body)
+							}
+							if want := must(itemsMask.Append(nil, c.valid)); !bytes.HasPrefix(want, sent) {
+								t.Errorf("what was sent (%d bytes) is not a prefix of the masked body", len(sent))
+							}
 						}
 					})
 				}
