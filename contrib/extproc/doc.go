@@ -74,7 +74,8 @@
 //
 // Per stream the server holds the gateway.Body (its window and the codecs'
 // state, see the gateway package) and the masked bytes made from one chunk
-// until they are sent; no goroutine runs beside the stream's own. The
+// until they are sent; nothing runs beside the stream's goroutine (a coded
+// body's decoder is a coroutine that runs only in turn with it). The
 // largest chunk is bounded by the gRPC server's receive limit (4 MiB by
 // default in grpc-go) and by Envoy's buffer limits.
 //
