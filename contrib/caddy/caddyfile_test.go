@@ -271,6 +271,41 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	}
 }
 
+// TestCaddyfileMatcher: the directive takes a matcher, as every handler
+// directive does, and masks only what it matches.
+func TestCaddyfileMatcher(t *testing.T) {
+	cfg, err := adapt(":8080 {\n\tjsonmask /v1/* {\n\t\tfields id\n\t}\n\trespond ok\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Apps struct {
+			HTTP struct {
+				Servers map[string]struct {
+					Routes []struct {
+						Match  []map[string][]string `json:"match"`
+						Handle []map[string]any      `json:"handle"`
+					} `json:"routes"`
+				} `json:"servers"`
+			} `json:"http"`
+		} `json:"apps"`
+	}
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Apps.HTTP.Servers {
+		for _, r := range s.Routes {
+			if len(r.Handle) == 1 && r.Handle[0]["handler"] == "jsonmask" {
+				if len(r.Match) != 1 || fmt.Sprint(r.Match[0]["path"]) != "[/v1/*]" {
+					t.Fatalf("jsonmask's route matches %v", r.Match)
+				}
+				return
+			}
+		}
+	}
+	t.Fatalf("no jsonmask route in %s", cfg)
+}
+
 // FuzzUnmarshalCaddyfile: no directive makes the parser panic, and what it
 // accepts is a config that Caddy's strict JSON reading takes back as it
 // was.
