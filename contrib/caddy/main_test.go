@@ -86,7 +86,7 @@ func runCaddy(t testing.TB, config []byte) {
 
 // caddyConfig is a Caddy JSON config with one HTTP server on 127.0.0.1:port
 // whose routes are routes (JSON), changed by opts. The admin endpoint is
-// off, nothing is persisted, logs are discarded unless the tests run with
+// off, nothing is persisted, and logs are off unless the tests run with
 // -v.
 func caddyConfig(t testing.TB, port int, routes string, opts ...serverOption) []byte {
 	t.Helper()
@@ -98,13 +98,9 @@ func caddyConfig(t testing.TB, port int, routes string, opts ...serverOption) []
 	for _, o := range opts {
 		o(server)
 	}
-	output := "discard"
-	if testing.Verbose() {
-		output = "stderr"
-	}
 	config := map[string]any{
 		"admin":   map[string]any{"disabled": true, "config": map[string]any{"persist": false}},
-		"logging": map[string]any{"logs": map[string]any{"default": map[string]any{"writer": map[string]any{"output": output}, "level": "DEBUG"}}},
+		"logging": map[string]any{"logs": map[string]any{"default": map[string]any{"level": logLevel()}}},
 		"storage": map[string]any{"module": "file_system", "root": t.TempDir()},
 		"apps":    map[string]any{"http": map[string]any{"servers": map[string]any{"test": server}}},
 	}
@@ -113,6 +109,17 @@ func caddyConfig(t testing.TB, port int, routes string, opts ...serverOption) []
 		t.Fatal(err)
 	}
 	return b
+}
+
+// logLevel is the level of Caddy's logs in the tests: all of them with
+// -v, else none, since some tests are about what Caddy logs as errors. The
+// logs stay on standard error: a writer of their own would make Caddy say
+// so there.
+func logLevel() string {
+	if testing.Verbose() {
+		return "DEBUG"
+	}
+	return "FATAL"
 }
 
 // A serverOption changes the JSON config of caddyConfig's server.
@@ -133,11 +140,7 @@ func h2c(server map[string]any) {
 // caddyfileGlobals are the global options of the tests' Caddyfiles: what
 // caddyConfig sets in JSON.
 func caddyfileGlobals(t *testing.T) string {
-	output := "discard"
-	if testing.Verbose() {
-		output = "stderr"
-	}
-	return fmt.Sprintf("{\n\tadmin off\n\tpersist_config off\n\tauto_https off\n\tstorage file_system %s\n\tlog {\n\t\toutput %s\n\t\tlevel DEBUG\n\t}\n}\n", t.TempDir(), output)
+	return fmt.Sprintf("{\n\tadmin off\n\tpersist_config off\n\tauto_https off\n\tstorage file_system %s\n\tlog {\n\t\tlevel %s\n\t}\n}\n", t.TempDir(), logLevel())
 }
 
 // adapt turns a Caddyfile into Caddy's JSON config, as `caddy adapt` does.
