@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -304,6 +305,23 @@ func TestCaddyfileMatcher(t *testing.T) {
 		}
 	}
 	t.Fatalf("no jsonmask route in %s", cfg)
+}
+
+// TestDirectiveOrder: in a site block, whatever order the directives are
+// written in, jsonmask comes after encode (which then compresses the
+// masked body) and before the handlers whose responses it masks.
+func TestDirectiveOrder(t *testing.T) {
+	cfg, err := adapt(":8080 {\n\treverse_proxy 127.0.0.1:9000\n\tjsonmask {\n\t\tfields id\n\t}\n\tencode gzip\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, m := range regexp.MustCompile(`"handler":"([a-z_]+)"`).FindAllSubmatch(cfg, -1) {
+		order = append(order, string(m[1]))
+	}
+	if got := strings.Join(order, ","); got != "encode,jsonmask,reverse_proxy" {
+		t.Fatalf("handlers in the order %s", got)
+	}
 }
 
 // FuzzUnmarshalCaddyfile: no directive makes the parser panic, and what it
