@@ -2,11 +2,23 @@ module github.com/jsonmask/jsonmask
 
 go 1.26
 
-require github.com/valyala/fastjson v1.6.10
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/valyala/fastjson v1.6.10
+	go.uber.org/goleak v1.3.0
+)
 
 require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 )

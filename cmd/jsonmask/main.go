@@ -40,11 +40,13 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 var commands = map[string]command{
 	"demo":    runDemo,
 	"context": runContext,
+	"mcp":     runMCP,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
        jsonmask context [flags] [FILE]
+       jsonmask mcp [-config FILE] -- COMMAND [ARG ...]
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
 the result to standard output, each document ended by one newline. Flags may
