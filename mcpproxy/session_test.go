@@ -45,14 +45,17 @@ func (l *lockedBuffer) take() string {
 	return s
 }
 
-// harnessConfig masks the tool m to its member keep, within a budget of
-// 100000 tokens; the tool v has the same mask and a budget of 50; other
-// tools pass as they are (budget 0).
+// harnessConfig: the tool m is masked (keep, and the items of the
+// benchmark) within a budget of 100000 tokens; v has a budget of 50, a
+// masks arrays too, o has a mask and no budget, u a budget and no mask, d
+// the benchmark's mask and the default budget of 7000; other tools pass as
+// they are (budget 0).
 const harnessConfig = `{"budget": 0, "tools": {
-	"m": {"response_mask": {"keep": true}, "budget": 100000},
+	"m": {"response_mask": {"keep": true, "items": {"id": true, "status": true}, "count": true}, "budget": 100000},
 	"v": {"response_mask": {"keep": true}, "budget": 50},
 	"a": {"response_mask": {"keep": true}, "budget": 100000, "arrays": true},
 	"u": {"budget": 100000},
+	"d": {"response_mask": {"items": {"id": true, "status": true}, "count": true}, "budget": 7000},
 	"o": {"response_mask": {"keep": true}, "budget": 0}}}`
 
 func newHarness(t testing.TB) *harness {
