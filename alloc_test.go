@@ -4,7 +4,10 @@ package jsonmask_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
@@ -67,5 +70,76 @@ func TestAllocs(t *testing.T) {
 	}
 	if len(inputs) < 40 {
 		t.Fatalf("only %d inputs", len(inputs))
+	}
+}
+
+// allocItem and allocPage are the shapes of a typical API response as Go
+// values: nested structs, pointers, slices, maps, interfaces.
+type (
+	allocItem struct {
+		ID     int64             `json:"id"`
+		Name   string            `json:"name"`
+		Secret string            `json:"secret"`
+		Price  float64           `json:"price,omitempty"`
+		Tags   []string          `json:"tags"`
+		Owner  *allocItem        `json:"owner,omitempty"`
+		Attrs  map[string]string `json:"attrs"`
+		Extra  any               `json:"extra"`
+	}
+	allocPage struct {
+		Items []allocItem    `json:"items"`
+		Next  *string        `json:"next"`
+		Meta  map[string]any `json:"meta"`
+	}
+)
+
+// TestAllocsAppendValue gates AppendValue's steady state: once its plans are
+// built, masking a struct or a map[string]any (twitter.json decoded) into a
+// dst with room allocates nothing, whether the mask keeps values whole or
+// walks into them.
+func TestAllocsAppendValue(t *testing.T) {
+	next := "page-2"
+	owner := &allocItem{ID: 1, Name: "o", Secret: "CANARY", Attrs: map[string]string{"b": "2", "a": "1"}}
+	page := &allocPage{Next: &next, Meta: map[string]any{"count": 2.0, "query": "<q>", "list": []any{"a", 1.5, nil, true}}}
+	for i := range 50 {
+		page.Items = append(page.Items, allocItem{ID: int64(i), Name: "ナマエ", Secret: "CANARY", Price: 1.5, Tags: []string{"x", "y"},
+			Owner: owner, Attrs: map[string]string{"k": "v"}, Extra: map[string]any{"a": []any{1.0, "b"}}})
+	}
+	twitter, err := os.ReadFile("bench/testdata/twitter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tweets map[string]any
+	if err := json.Unmarshal(twitter, &tweets); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, mask string
+		v          any
+	}{
+		{"struct/walked", `{"items":{"id":true,"name":true,"owner":{"name":true,"attrs":{"a":true}},"extra":{"a":true}},"meta":{"list":true}}`, page},
+		{"struct/kept whole", `{"items":true,"next":true,"meta":true}`, page},
+		{"map/decision fields", `{"statuses":{"id_str":true,"text":true,"user":{"screen_name":true,"followers_count":true}},"search_metadata":{"count":true}}`, tweets},
+		{"map/kept whole", `{"statuses":true}`, tweets},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(c.mask, jsonmask.WithDropMismatched(true))
+			out, err := m.AppendValue(nil, c.v) // builds the plans
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(c.mask, `"items":true`) && bytes.Contains(out, []byte("CANARY")) {
+				t.Fatalf("a dropped value reached the output: %.200s", out)
+			}
+			dst := make([]byte, 0, 2*len(out))
+			if n := testing.AllocsPerRun(20, func() {
+				if _, err := m.AppendValue(dst[:0], c.v); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v allocs per call, want 0", n)
+			}
+		})
 	}
 }

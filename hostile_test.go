@@ -166,13 +166,15 @@ func TestErrorMessages(t *testing.T) {
 		{`{"id":01}`, `jsonmask: invalid character '1' after object key:value pair at offset 7 (/id)`},
 		{`{"a\u0062":[1,]}`, `jsonmask: invalid character ']' looking for beginning of value at offset 14 (/ab)`},
 	} {
-		_, err := m.Append(nil, []byte(c.in))
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s:\n got %v\nwant %s", c.in, err, c.want)
-		}
-		var buf bytes.Buffer
-		if _, serr := m.Copy(&buf, &chunkReader{data: []byte(c.in), size: 1}); serr == nil || err == nil || serr.Error() != err.Error() {
-			t.Errorf("%s: streamed error %v, in memory %v", c.in, serr, err)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			_, err := m.Append(nil, []byte(c.in))
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s:\n got %v\nwant %s", c.in, err, c.want)
+			}
+			var buf bytes.Buffer
+			if _, serr := m.Copy(&buf, &chunkReader{data: []byte(c.in), size: 1}); serr == nil || err == nil || serr.Error() != err.Error() {
+				t.Errorf("%s: streamed error %v, in memory %v", c.in, serr, err)
+			}
+		})
 	}
 }

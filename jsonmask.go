@@ -12,10 +12,9 @@ import (
 // use by any number of goroutines (SPEC M7): compile it once, use it for every
 // response.
 type Mask struct {
-	prog *compile.Program
-	opts config        // the options, for With
-	cfg  stream.Config // what the machine needs of them
-	buf  int           // streaming window size
+	prog   *compile.Program
+	cfg    config
+	values *fallback.ValueEncoder // AppendValue's plans, shared by the Masks of one Program
 }
 
 // Compile compiles a mask: a JSON object whose members are true (keep the
@@ -30,11 +29,11 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := compile.Compile(mask, c.maxDepth)
+	prog, err := compile.Compile(mask, c.MaxDepth)
 	if err != nil {
 		return nil, convertMask(err)
 	}
-	return c.mask(prog), nil
+	return &Mask{prog: prog, cfg: c, values: fallback.NewValueEncoder(prog)}, nil
 }
 
 // With returns a Mask that shares m's compiled mask and masks with m's
@@ -44,11 +43,11 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 // mask's own nesting was checked against the limit Compile was given; a
 // smaller WithMaxDepth here limits documents only.
 func (m *Mask) With(opts ...Option) (*Mask, error) {
-	c, err := m.opts.with(opts)
+	c, err := m.cfg.with(opts)
 	if err != nil {
 		return nil, err
 	}
-	return c.mask(m.prog), nil
+	return &Mask{prog: m.prog, cfg: c, values: m.values}, nil // plans do not depend on options
 }
 
 // with returns c changed by opts, with defaults where an option is unset.
@@ -58,20 +57,13 @@ func (c config) with(opts []Option) (config, error) {
 			return config{}, err
 		}
 	}
-	if c.maxDepth == 0 {
-		c.maxDepth = DefaultMaxDepth
+	if c.MaxDepth == 0 {
+		c.MaxDepth = DefaultMaxDepth
 	}
 	if c.bufferSize == 0 {
 		c.bufferSize = DefaultBufferSize
 	}
 	return c, nil
-}
-
-func (c config) mask(prog *compile.Program) *Mask {
-	return &Mask{prog: prog, opts: c, buf: c.bufferSize, cfg: stream.Config{
-		Arrays: c.arrays, DropMismatched: c.dropMismatched, Trusted: c.trusted, Strict: c.strict,
-		NDJSON: c.ndjson, MaxDepth: c.maxDepth, MaxInput: c.maxInput, MaxToken: c.maxToken,
-	}}
 }
 
 // MustCompile is like Compile but panics if the mask does not compile. It is
@@ -88,7 +80,7 @@ var machines = sync.Pool{New: func() any { return new(stream.Machine) }}
 
 func (m *Mask) machine() *stream.Machine {
 	mc := machines.Get().(*stream.Machine)
-	mc.Reset(m.prog, m.cfg)
+	mc.Reset(m.prog, m.cfg.Config)
 	return mc
 }
 
@@ -116,18 +108,46 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 }
 
 // AppendValue appends to dst the JSON encoding of v, masked: the bytes that
-// Append would give for encoding/json's encoding of v, without encoding what
-// the mask drops. Structs (json tags, omitempty, omitzero), maps with string
-// or integer keys, slices, arrays, pointers and interfaces are walked with
-// reflect; values the mask keeps whole are encoded by encoding/json; a value
-// with its own MarshalJSON or
-// MarshalText, or a struct with embedded fields, is encoded and then masked.
-// WithNDJSON does not apply. An error is the encoder's, or a value nested
-// deeper than WithMaxDepth (such as a cycle of pointers) in the parts that
-// AppendValue walks or encodes: unlike Append, it does not look at what the
-// mask drops.
+// Append would give for encoding/json's encoding of v (json.Marshal: tags,
+// embedded structs, omitempty, omitzero, ",string", MarshalJSON and
+// MarshalText, sorted map keys, HTML-safe escapes), without encoding what
+// the mask drops. A value whose encoding is not an object (nor an array,
+// with WithArrays) is encoded as it is (SPEC B3), or rejected under
+// WithStrict with a *SyntaxError that wraps ErrNotObject, as Append would
+// reject the encoding (B5). WithNDJSON and the size limits do not apply.
+//
+// The first call for a Go type builds a plan of that type under the mask
+// and keeps it with m (and the Masks that With makes from m): later calls
+// walk only the fields and members the mask names, write what it keeps
+// whole directly, and allocate nothing for structs, slices, pointers,
+// map[string]any and map[string]string. A value with a method of its own
+// is encoded by it and its output masked.
+//
+// Errors are encoding/json's where it would fail on what AppendValue
+// encodes (a NaN, an invalid json.Number, a method's error, a cycle; and a
+// channel, function or unsupported map wherever the mask reaches one), or a
+// value nested deeper than WithMaxDepth, which wraps ErrMaxDepth. Unlike
+// Append, AppendValue does not look at what the mask drops: members it
+// does not name, and scalars that WithDropMismatched drops, cannot fail.
+// On error the bytes appended to dst are not to be used; they never hold a
+// dropped value.
 func (m *Mask) AppendValue(dst []byte, v any) ([]byte, error) {
-	return fallback.AppendValue(dst, m.prog, v, fallback.ValueOptions{
-		Arrays: m.cfg.Arrays, DropMismatched: m.cfg.DropMismatched, MaxDepth: m.cfg.MaxDepth,
+	dst, err := m.values.Append(dst, v, fallback.ValueOptions{
+		Arrays: m.cfg.Arrays, DropMismatched: m.cfg.DropMismatched, Strict: m.cfg.Strict, MaxDepth: m.cfg.MaxDepth,
 	})
+	switch e := err.(type) {
+	case *fallback.DepthError:
+		return dst, &valueDepthError{e}
+	case *fallback.NotObjectError:
+		// What Append gives for the encoding: its first byte is at offset 0.
+		return dst, &SyntaxError{msg: "jsonmask: " + e.Error() + " at offset 0", err: ErrNotObject}
+	}
+	return dst, err
 }
+
+// valueDepthError is AppendValue's error for a value nested deeper than
+// WithMaxDepth: like Append's, it wraps ErrMaxDepth.
+type valueDepthError struct{ de *fallback.DepthError }
+
+func (e *valueDepthError) Error() string { return "jsonmask: " + e.de.Error() }
+func (e *valueDepthError) Unwrap() error { return ErrMaxDepth }

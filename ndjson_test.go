@@ -11,7 +11,10 @@ import (
 
 // TestNDJSON pins SPEC S3 in every mode: lines masked on their own, empty and
 // passthrough lines kept, every output line ended by "\n", and an error that
-// names its line and stops the stream.
+// names its line and stops the stream; a line's trailing "\r" dropped from
+// masked lines and kept in passthrough ones, a byte-order mark honoured per
+// line, a last line without "\n" given one, and no empty line after a final
+// "\n".
 func TestNDJSON(t *testing.T) {
 	m := jsonmask.MustCompile(`{"id":true}`, jsonmask.WithNDJSON(true))
 	for _, c := range []struct {
@@ -25,6 +28,14 @@ func TestNDJSON(t *testing.T) {
 		{name: "Passthrough", in: "[1, 2]\n  \ttext\n{\"id\":5}", want: "[1, 2]\n  \ttext\n{\"id\":5}\n"},
 		{name: "CRLF", in: "{\"id\":1}\r\nplain\r\n", want: "{\"id\":1}\nplain\r\n"},
 		{name: "BOMPerLine", in: "\xEF\xBB\xBF{\"id\":1}\n\xEF\xBB\xBFx", want: "{\"id\":1}\n\xEF\xBB\xBFx\n"},
+		{name: "CRLFMaskedLastLine", in: "{\"id\":1}\r", want: "{\"id\":1}\n"},
+		{name: "CRLFPassthroughLastLine", in: "[1]\r", want: "[1]\r\n"},
+		{name: "CRLFInsideObject", in: "{\"id\":\r1,\r\"x\":2}\r\n", want: "{\"id\":1}\n"},
+		{name: "BlankCRLFLine", in: "\r\n{\"id\":1}\r\n\r\n", want: "\r\n{\"id\":1}\n\r\n"},
+		{name: "BOMOnlyLine", in: "\xEF\xBB\xBF\n{\"id\":1}\n", want: "\xEF\xBB\xBF\n{\"id\":1}\n"},
+		{name: "BOMOnEveryLine", in: "\xEF\xBB\xBF{\"id\":1}\r\n\xEF\xBB\xBF {\"id\":2}", want: "{\"id\":1}\n{\"id\":2}\n"},
+		{name: "TrailingNewlineNoEmptyLine", in: "{\"id\":1}\n", want: "{\"id\":1}\n"},
+		{name: "TwoTrailingNewlines", in: "{\"id\":1}\n\n", want: "{\"id\":1}\n\n"},
 		{name: "ObjectCutByNewline", in: "{\"id\":1}\n{\"id\":\n2}\n{\"id\":3}\n", errLine: 2},
 		{name: "BadThirdLine", in: "{\"id\":1}\n{}\n{\"id\":[1,]}\n{\"id\":4}\n", errLine: 3},
 	} {

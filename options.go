@@ -3,15 +3,16 @@ package jsonmask
 import (
 	"errors"
 	"strconv"
+
+	"github.com/jsonmask/jsonmask/stream"
+	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
-// config is what the options set; its zero value is the default.
+// config is what the options set: the machine's own Config, handed to it
+// as it is, and the streaming window. Its zero value is the default.
 type config struct {
-	arrays, dropMismatched, trusted, ndjson, strict bool
-	maxDepth                                        int
-	bufferSize                                      int
-	maxInput                                        int64
-	maxToken                                        int
+	stream.Config
+	bufferSize int
 }
 
 // DefaultBufferSize is the size of the window that streaming reads and masks
@@ -20,7 +21,7 @@ const DefaultBufferSize = 32 << 10
 
 // DefaultMaxDepth is the nesting limit unless WithMaxDepth says otherwise:
 // that of encoding/json.
-const DefaultMaxDepth = 10000
+const DefaultMaxDepth = tokenizer.DefaultMaxDepth
 
 // An Option changes how a Mask masks. Options apply in order: a later one
 // overrides an earlier one. An option given a bad argument makes Compile fail.
@@ -31,7 +32,7 @@ type Option func(*config) error
 // Default: off; such bodies pass through untouched, like every body that is not
 // an object.
 func WithArrays(on bool) Option {
-	return func(c *config) error { c.arrays = on; return nil }
+	return func(c *config) error { c.Arrays = on; return nil }
 }
 
 // WithDropMismatched, when on, drops a member whose mask entry is a nested mask
@@ -39,7 +40,7 @@ func WithArrays(on bool) Option {
 // mask (SPEC A6), for masks used to stop data from leaking. Default: off; such
 // scalars are kept as they are (SPEC A4).
 func WithDropMismatched(on bool) Option {
-	return func(c *config) error { c.dropMismatched = on; return nil }
+	return func(c *config) error { c.DropMismatched = on; return nil }
 }
 
 // WithStrict, when on, rejects every body that would otherwise pass through
@@ -51,7 +52,7 @@ func WithDropMismatched(on bool) Option {
 // forward an unmasked body, such as a gateway that masks to stop leaks.
 // Default: off; such bodies pass through byte for byte (SPEC B3).
 func WithStrict(on bool) Option {
-	return func(c *config) error { c.strict = on; return nil }
+	return func(c *config) error { c.Strict = on; return nil }
 }
 
 // WithTrustedInput, when on, skips dropped values and copies kept ones
@@ -61,19 +62,21 @@ func WithStrict(on bool) Option {
 // input the output is the same as without the option; for invalid input it
 // may be invalid too. Default: off; everything is validated.
 func WithTrustedInput(on bool) Option {
-	return func(c *config) error { c.trusted = on; return nil }
+	return func(c *config) error { c.Trusted = on; return nil }
 }
 
 // WithMaxDepth sets the nesting limit (SPEC V2): a document, or a mask, that
 // nests deeper is rejected with an error that wraps ErrMaxDepth, whether the
 // deep part is kept or dropped. n must be at least 1. Default:
-// DefaultMaxDepth. Memory grows by a few bytes per level actually used.
+// DefaultMaxDepth. Memory grows with the levels actually used: a bit per
+// level inside values dropped or kept whole, 32 bytes per level that the
+// mask recurses into (see the package doc's Security considerations).
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return errors.New("jsonmask: WithMaxDepth: depth must be at least 1, got " + strconv.Itoa(n))
 		}
-		c.maxDepth = n
+		c.MaxDepth = n
 		return nil
 	}
 }
@@ -96,7 +99,7 @@ func WithBufferSize(n int) Option {
 // line ends with "\n". An error names its line and stops the stream. Default:
 // off; the input is one document.
 func WithNDJSON(on bool) Option {
-	return func(c *config) error { c.ndjson = on; return nil }
+	return func(c *config) error { c.NDJSON = on; return nil }
 }
 
 // WithMaxInputSize rejects an input longer than n bytes, masked or passed
@@ -109,7 +112,7 @@ func WithMaxInputSize(n int64) Option {
 		if n < 0 {
 			return errors.New("jsonmask: WithMaxInputSize: size must be at least 0, got " + strconv.FormatInt(n, 10))
 		}
-		c.maxInput = n
+		c.MaxInput = n
 		return nil
 	}
 }
@@ -126,7 +129,7 @@ func WithMaxTokenSize(n int) Option {
 		if n < 0 {
 			return errors.New("jsonmask: WithMaxTokenSize: size must be at least 0, got " + strconv.Itoa(n))
 		}
-		c.maxToken = n
+		c.MaxToken = n
 		return nil
 	}
 }

@@ -11,13 +11,13 @@ var streams = sync.Pool{New: func() any { return new(stream.Stream) }}
 
 func (m *Mask) stream() *stream.Stream {
 	s := streams.Get().(*stream.Stream)
-	s.Reset(m.prog, m.cfg, m.buf)
+	s.Reset(m.prog, m.cfg.Config, m.cfg.bufferSize)
 	return s
 }
 
 func releaseStream(s *stream.Stream) {
 	if s.Small() {
-		s.M.Reset(nil, stream.Config{})
+		s.Reset(nil, stream.Config{}, 0)
 		streams.Put(s)
 	}
 }
@@ -92,10 +92,6 @@ func (r *Reader) sticky(err error) error {
 	}
 	return r.err
 }
-
-// ErrClosed is returned by a Reader's Read after Close, and by a Writer's
-// Write after Close.
-var ErrClosed = stream.ErrClosed
 
 // NewWriter returns a writer that masks what is written to it into w: push
 // style, to wrap an http.ResponseWriter. Output is held up to the window

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,3 +210,249 @@ func TestAppendValueErrors(t *testing.T) {
 		t.Errorf("a chan: %v", err)
 	}
 }
+
+// Types for the root tests: what the walk once left to encoding/json and
+// then mishandled behind a pointer.
+type (
+	vTextKey struct{ s string }
+	vBase    struct{ ID int }
+	vAccount struct {
+		vBase
+		Name string
+	}
+)
+
+func (k vTextKey) MarshalText() ([]byte, error) { return []byte(k.s), nil }
+
+// sameAsEncoding checks that AppendValue gives for v what Append gives for
+// json.Marshal(v): the same bytes, or an error where either fails.
+func sameAsEncoding(t *testing.T, m *jsonmask.Mask, v any) {
+	t.Helper()
+	var got []byte
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+				t.Errorf("AppendValue(%#v) panics: %v", v, r)
+			}
+		}()
+		got, err = m.AppendValue(nil, v)
+	}()
+	enc, werr := json.Marshal(v)
+	var want []byte
+	if werr == nil {
+		want, werr = m.Append(nil, enc)
+	}
+	switch {
+	case werr != nil && err == nil:
+		t.Errorf("AppendValue(%#v) = %s; encoding/json + Append fail: %v", v, got, werr)
+	case werr == nil && err != nil:
+		t.Errorf("AppendValue(%#v) fails: %v; encoding/json + Append give %s", v, err, want)
+	case werr == nil && !bytes.Equal(got, want):
+		t.Errorf("AppendValue(%#v)\n got %s\nwant %s", v, got, want)
+	}
+}
+
+// TestAppendValueRoot: a value at the root takes the path it takes when
+// nested, whether it comes as itself, behind pointers, or in an interface
+// (issue 16, defect 2: behind a pointer, a map with TextMarshaler or float
+// keys panicked, and a struct with an embedded struct or a ",string" field
+// gave {}).
+func TestAppendValueRoot(t *testing.T) {
+	values := []struct {
+		name string
+		v    any
+	}{
+		{"map with TextMarshaler keys", map[vTextKey]int{{"x"}: 1, {"b"}: 2}},
+		{"map with float keys", map[float64]int{1.5: 1}},
+		{"embedded struct", vAccount{vBase{ID: 7}, "ana"}},
+		{"string option", vQuoted{N: 5}},
+		{"int keys", vIntKeys{1: "a", -2: "b"}},
+		{"struct", vUser{Name: "ana", ID: 7}},
+		{"time", time.Date(2026, 11, 22, 1, 2, 3, 4, time.UTC)},
+		{"raw object", json.RawMessage(`{"x": 1, "ID": [2]}`)},
+		{"slice", []vAccount{{vBase{1}, "a"}}},
+		{"string", "<x>"},
+	}
+	masks := []string{`{"ID":true,"Name":true,"x":true,"n":true,"1":true,"name":true}`, `{"x":{},"ID":{"a":true}}`, `{}`}
+	for _, c := range values {
+		forms := map[string]any{"value": c.v}
+		p := reflect.New(reflect.TypeOf(c.v))
+		p.Elem().Set(reflect.ValueOf(c.v))
+		forms["pointer"] = p.Interface()
+		pp := reflect.New(p.Type())
+		pp.Elem().Set(p)
+		forms["pointer to pointer"] = pp.Interface()
+		var iface any = c.v
+		forms["pointer to interface"] = &iface
+		for form, v := range forms {
+			for i, mk := range masks {
+				for _, on := range []bool{false, true} {
+					m := jsonmask.MustCompile(mk, jsonmask.WithArrays(on), jsonmask.WithDropMismatched(on))
+					name := fmt.Sprintf("%s/%s/mask=%d/options=%t", c.name, form, i, on)
+					t.Run(name, func(t *testing.T) { sameAsEncoding(t, m, v) })
+				}
+			}
+		}
+	}
+}
+
+// TestAppendValueMaxDepth: a value nested deeper than WithMaxDepth fails
+// with an error that wraps ErrMaxDepth, as Append's does (issue 16, defect 3).
+func TestAppendValueMaxDepth(t *testing.T) {
+	deep := map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": 1}}}}
+	cases := []struct {
+		name, mask string
+		depth      int
+		v          any
+	}{
+		{"walked", `{"a":{"b":true}}`, 3, map[string]any{"a": []any{[]any{[]any{map[string]any{"b": 1}}}}}},
+		{"kept whole", `{"a":{"a":true}}`, 3, deep},
+		{"in an array", `{"a":true}`, 2, map[string]any{"a": []any{[]any{1}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(c.mask, jsonmask.WithMaxDepth(c.depth))
+			enc, err := json.Marshal(c.v)
+			if err == nil {
+				if _, err = m.Append(nil, enc); !errors.Is(err, jsonmask.ErrMaxDepth) {
+					t.Fatalf("Append: %v, want ErrMaxDepth", err)
+				}
+			}
+			if _, err := m.AppendValue(nil, c.v); !errors.Is(err, jsonmask.ErrMaxDepth) {
+				t.Errorf("AppendValue: %v, want an error that wraps ErrMaxDepth", err)
+			}
+		})
+	}
+}
+
+// TestAppendValueWith: Masks made with With share the plans of the Mask
+// they come from (plans do not depend on options), and each masks with its
+// own options.
+func TestAppendValueWith(t *testing.T) {
+	v := &vUser{Name: "ana", ID: 7, Tags: []string{"a"}, Skip: "CANARY", Any: 3}
+	base := jsonmask.MustCompile(`{"name":true,"id":{},"tags":{},"any":{}}`)
+	drop, err := base.With(jsonmask.WithDropMismatched(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := base.With(jsonmask.WithStrict(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := json.Marshal([]*vUser{v}) // an array passes through (SPEC B3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the first round builds the plans, the second uses them
+		for _, c := range []struct {
+			m    *jsonmask.Mask
+			v    any
+			want string
+		}{
+			{base, v, `{"name":"ana","id":7,"tags":["a"],"any":3}`},
+			{drop, v, `{"name":"ana","tags":[]}`},
+			{strict, v, `{"name":"ana","id":7,"tags":["a"],"any":3}`},
+			{base, []*vUser{v}, string(whole)},
+			{strict, []*vUser{v}, ``},
+		} {
+			got, err := c.m.AppendValue(nil, c.v)
+			if c.want == "" {
+				if !errors.Is(err, jsonmask.ErrNotObject) {
+					t.Errorf("round %d: %s, %v; want ErrNotObject", i, got, err)
+				}
+				continue
+			}
+			if err != nil || string(got) != c.want {
+				t.Errorf("round %d: %s, %v; want %s", i, got, err, c.want)
+			}
+		}
+	}
+}
+
+// TestAppendValueErrorMessages: a depth error names the container past the
+// limit, on one line, and shortens a long pointer (SPEC V3).
+func TestAppendValueErrorMessages(t *testing.T) {
+	loop := &vUser{Name: "loop"}
+	loop.Boss = loop
+	long := strings.Repeat("k", 300)
+	cases := []struct {
+		name, mask string
+		depth      int
+		v          any
+		want       string
+	}{
+		{"array", `{"a":{"b":true}}`, 3, map[string]any{"a": []any{[]any{[]any{1}}}},
+			`jsonmask: value nested deeper than the limit of 3 (/a/0/0)`},
+		{"control bytes", `{"a\n":true}`, 2, map[string]any{"a\n": []any{[]any{1}}},
+			`jsonmask: value nested deeper than the limit of 2 (/a\n/0)`},
+		{"escaped pointer", `{"a/b":{"~":true}}`, 2, map[string]any{"a/b": map[string]any{"~": []any{}}},
+			`jsonmask: value nested deeper than the limit of 2 (/a~1b/~0)`},
+		{"long pointer", `{"` + long + `":{"x":true}}`, 2, map[string]any{long: map[string]any{"x": []any{1}}},
+			`jsonmask: value nested deeper than the limit of 2 (/` + strings.Repeat("k", 99) + `…` + strings.Repeat("k", 98) + `/x)`},
+		{"cycle kept whole", `{"boss":true}`, 5, loop, `jsonmask: value nested deeper than the limit of 5 (/boss/boss/boss/boss/boss)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(c.mask, jsonmask.WithMaxDepth(c.depth))
+			_, err := m.AppendValue(nil, c.v)
+			if !errors.Is(err, jsonmask.ErrMaxDepth) || err.Error() != c.want {
+				t.Errorf("got  %v\nwant %s", err, c.want)
+			}
+		})
+	}
+	// A cycle under the default limit: encoding/json's error, as soon as it
+	// would find it (1000 pointers deep), not 10000 levels later.
+	_, err := jsonmask.MustCompile(`{"boss":true}`).AppendValue(nil, loop)
+	var uv *json.UnsupportedValueError
+	if !errors.As(err, &uv) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("a cycle: %v", err)
+	}
+}
+
+// TestAppendValueConcurrentPlans: goroutines that mask values of new types
+// at once build the same plans at once, and all get the right bytes (run
+// with -race).
+func TestAppendValueConcurrentPlans(t *testing.T) {
+	m := jsonmask.MustCompile(`{"items":{"id":true,"owner":{"name":true}},"name":true,"id":{}}`)
+	values := []any{
+		&allocPageForRace{Items: []allocItemForRace{{ID: 1, Owner: &allocItemForRace{Name: "o", Secret: "CANARY"}, Secret: "CANARY"}}},
+		vAccount{vBase{1}, "n"}, &vUser{Name: "u", ID: 2}, map[string]vUser{"x": {}},
+	}
+	want := make([][]byte, len(values))
+	for i, v := range values {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want[i], err = m.Append(nil, enc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 50 {
+				i := (g + k) % len(values)
+				if got, err := m.AppendValue(nil, values[i]); err != nil || !bytes.Equal(got, want[i]) {
+					t.Errorf("goroutine %d: %s, %v; want %s", g, got, err, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+type (
+	allocItemForRace struct {
+		ID     int               `json:"id"`
+		Name   string            `json:"name"`
+		Secret string            `json:"secret"`
+		Owner  *allocItemForRace `json:"owner"`
+	}
+	allocPageForRace struct {
+		Items []allocItemForRace `json:"items"`
+	}
+)

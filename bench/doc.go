@@ -8,4 +8,13 @@
 // BenchmarkMask runs them and TestPeersAgree proves that every masker does the
 // same work as jsonmask. run.sh runs the benchmarks and cmd/report turns the
 // results into REPORT.md and chart.svg.
+//
+// BenchmarkAppendValue masks Go values instead of bodies: twitter.json
+// decoded into structs and into map[string]any, under the
+// twitter/decision-fields mask, by jsonmask's AppendValue and by encoding
+// the value whole (encoding/json, sonic) and masking that with Append;
+// TestAppendValuePeersAgree proves they agree. Run it with
+//
+//	go test -run '^$' -bench AppendValue -count 10 > appendvalue.txt
+//	go tool benchstat -col /impl appendvalue.txt
 package bench

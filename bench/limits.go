@@ -26,7 +26,7 @@ func (sonicValid) Mask(dst, doc []byte) ([]byte, error) {
 }
 
 // jsonmaskValid validates the body with jsonmask's own tokenizer and writes
-// nothing: one Scanner.Value over the whole body, the loop that Append runs
+// nothing: one Scanner.SkipValue over the whole body, the loop that Append runs
 // over every value a mask drops. It is a limit, not a masker: masking the body
 // makes the same checks of every byte, most of them in this very loop, and
 // writes output besides: it runs at about this speed at best. (Members, which
@@ -46,7 +46,7 @@ func (v *jsonmaskValid) Mask(dst, doc []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if i, _, err = s.Value(doc, i, false); err != nil {
+	if i, _, err = s.SkipValue(doc, i); err != nil {
 		return dst, err
 	}
 	if _, _, err = s.Peek(doc, i); err != nil { // only whitespace may follow

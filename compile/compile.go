@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -27,12 +28,21 @@ type member struct {
 	offset int64 // offset of the key in the mask
 }
 
-// Compile reads mask, a JSON object (SPEC M1), and builds its Program.
-// maxDepth bounds the mask's nesting like a document's (0: the default).
+// bom is the UTF-8 byte-order mark, which may begin a mask (SPEC M8).
+const bom = "\xEF\xBB\xBF"
+
+// Compile reads mask, a JSON object (SPEC M1) after an optional UTF-8
+// byte-order mark (M8), and builds its Program. maxDepth bounds the mask's
+// nesting like a document's (0: the default). Offsets in errors count the
+// byte-order mark.
 func Compile(mask []byte, maxDepth int) (*Program, error) {
 	var sc tokenizer.Scanner
 	sc.Reset(maxDepth)
-	tok, i, err := sc.Next(mask, 0)
+	start := 0
+	if strings.HasPrefix(string(mask), bom) {
+		start = len(bom)
+	}
+	tok, i, err := sc.Next(mask, start)
 	switch {
 	case err != nil:
 		return nil, syntaxError(err)
@@ -71,7 +81,7 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 			key = string(scratch)
 		}
 		m := member{key: key, node: Keep, offset: int64(tok.Start)}
-		ptr := paths[cur] + "/" + escapePointer(key)
+		ptr := paths[cur] + "/" + EscapePointer(key)
 		val, j, err := sc.Next(mask, i)
 		if err != nil {
 			return nil, syntaxError(err)
@@ -93,7 +103,7 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 				got = string(mask[val.Start:val.End])
 			}
 			return nil, &Error{Offset: int64(val.Start), Pointer: ptr,
-				Msg: "mask member " + strconv.Quote(ptr) + " must be true or an object, got " + got}
+				Msg: "mask member " + QuotePointer(ptr) + " must be true or an object, got " + got}
 		}
 		members[cur] = append(members[cur], m)
 	}
@@ -124,16 +134,36 @@ func describe(k tokenizer.Kind) string {
 	return "null"
 }
 
-// escapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
-func escapePointer(key string) string {
+// EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
+func EscapePointer(key string) string {
 	if !strings.ContainsAny(key, "~/") {
 		return key
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }
 
-// EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
-func EscapePointer(key string) string { return escapePointer(key) }
+// maxQuotedPointer is the longest pointer that an error message prints
+// whole (SPEC V3).
+const maxQuotedPointer = 200
+
+// QuotePointer returns ptr as error messages print it (SPEC V3), quoted as
+// Go's %q quotes a string: control bytes, U+2028, U+2029 and invalid UTF-8
+// escaped, so that no key can break a log line or send a terminal escape.
+// A pointer longer than 200 bytes is shortened to its head, "…" and its
+// tail, cut where characters start; the error's Pointer field keeps it whole.
+func QuotePointer(ptr string) string {
+	if len(ptr) > maxQuotedPointer {
+		head, tail := maxQuotedPointer/2, len(ptr)-(maxQuotedPointer/2-len("…"))
+		for head > 0 && !utf8.RuneStart(ptr[head]) {
+			head--
+		}
+		for tail < len(ptr) && !utf8.RuneStart(ptr[tail]) {
+			tail++
+		}
+		ptr = ptr[:head] + "…" + ptr[tail:]
+	}
+	return strconv.Quote(ptr)
+}
 
 // programs counts the Programs built: each one's ID.
 var programs atomic.Uint64
@@ -156,9 +186,9 @@ func build(members [][]member, paths []string) (*Program, error) {
 				if sorted[j-1].offset > dup.offset {
 					dup = sorted[j-1]
 				}
-				ptr := paths[n] + "/" + escapePointer(dup.key)
+				ptr := paths[n] + "/" + EscapePointer(dup.key)
 				return nil, &Error{Offset: dup.offset, Pointer: ptr,
-					Msg: "mask member " + strconv.Quote(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
+					Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
 			}
 		}
 		base := int32(len(p.entries))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,15 +177,40 @@ func TestErrors(t *testing.T) {
 		{`{"a":true`, 9, "", `invalid mask: unexpected end of JSON input at offset 9`},
 		{`{"a":true}{}`, 10, "", `invalid mask: invalid character '{' after top-level value at offset 10`},
 		{``, 0, "", `invalid mask: unexpected end of JSON input at offset 0`},
-		{"\xef\xbb\xbf{}", 0, "", `invalid mask: invalid character '\xef' looking for beginning of value at offset 0`},
+		{"\xef\xbb{}", 0, "", `invalid mask: invalid character '\xef' looking for beginning of value at offset 0`},
+		{"\xef\xbb\xbf", 3, "", `invalid mask: unexpected end of JSON input at offset 3`},
+		{"\xef\xbb\xbf\xef\xbb\xbf{}", 3, "", `invalid mask: invalid character '\xef' looking for beginning of value at offset 3`},
+		{"\xef\xbb\xbf{\"a\":false}", 8, "/a", `mask member "/a" must be true or an object, got false`},
 	} {
-		_, err := Compile([]byte(c.mask), 0)
-		var ce *Error
-		if !errors.As(err, &ce) || ce.Offset != c.offset || ce.Pointer != c.pointer || ce.Msg != c.msg {
-			t.Errorf("Compile(%s) = %#v, want %q at offset %d pointer %q", c.mask, err, c.msg, c.offset, c.pointer)
-		}
+		t.Run(fmt.Sprintf("%q", c.mask), func(t *testing.T) {
+			_, err := Compile([]byte(c.mask), 0)
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Offset != c.offset || ce.Pointer != c.pointer || ce.Msg != c.msg {
+				t.Errorf("Compile(%s) = %#v, want %q at offset %d pointer %q", c.mask, err, c.msg, c.offset, c.pointer)
+			}
+		})
 	}
 	if _, err := Compile([]byte(strings.Repeat(`{"a":`, 20)+"true"+strings.Repeat("}", 20)), 5); !errors.Is(err, tokenizer.ErrMaxDepth) {
 		t.Errorf("deep mask: %v, want ErrMaxDepth", err)
+	}
+}
+
+// TestByteOrderMark: a mask may begin with a UTF-8 byte-order mark (SPEC M8),
+// and compiles to the same program as without it.
+func TestByteOrderMark(t *testing.T) {
+	for _, mask := range []string{`{}`, `{"a":true}`, " \n{\"a\":{\"b\":true},\"c\":true} "} {
+		t.Run(fmt.Sprintf("%q", mask), func(t *testing.T) {
+			want, err := Compile([]byte(mask), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Compile([]byte("\xEF\xBB\xBF"+mask), 0)
+			if err != nil {
+				t.Fatalf("with a byte-order mark: %v", err)
+			}
+			if !slices.Equal(got.entries, want.entries) {
+				t.Errorf("entries %v, want %v", got.entries, want.entries)
+			}
+		})
 	}
 }

@@ -4,7 +4,11 @@
 // hash table in front of the trie that finds most keys' entries in one probe.
 //
 // A Program is immutable once built and safe for concurrent use (SPEC M7).
-// The mask is read with the tokenizer package, the project's one JSON reader.
+// The mask is read with the tokenizer package, the project's one JSON reader,
+// after an optional UTF-8 byte-order mark (M8). A mask that does not compile
+// is an [*Error], whose message has no "jsonmask: " prefix (the front door
+// adds it); [QuotePointer] is how every error message of the project prints
+// a JSON Pointer (SPEC V3).
 package compile
 
 // Keep is the Node of an [Entry] whose mask value is true: keep the value whole.

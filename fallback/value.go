@@ -1,7 +1,6 @@
 package fallback
 
 import (
-	"encoding"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -18,14 +17,12 @@ import (
 type ValueOptions struct {
 	Arrays         bool // SPEC B4, for a value that encodes to an array
 	DropMismatched bool // SPEC A6
+	Strict         bool // SPEC B5: a value that would pass through is a *NotObjectError
 	MaxDepth       int  // SPEC V2: nesting of the value; 0 for tokenizer.DefaultMaxDepth
 }
 
-// ErrValueTooDeep is returned for a Go value nested deeper than MaxDepth,
-// such as a cycle of pointers.
-var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
-
-// AppendValue appends the JSON encoding of v, masked by prog, to dst: what
+// ReferenceValue is the reference for ValueEncoder.Append, the simple way:
+// it appends the JSON encoding of v, masked by prog, to dst: what
 // encoding/json would write for v, masked as a body is (SPEC sections 2 and
 // 3), without encoding what the mask drops. It walks structs (exported
 // fields, json tags, omitempty, omitzero), maps with string or integer keys,
@@ -33,53 +30,66 @@ var ErrValueTooDeep = errors.New("jsonmask: value nested too deep")
 // values the mask keeps whole with encoding/json.
 // A value it does not walk (one with a MarshalJSON or MarshalText method, a
 // struct with embedded fields or ",string" options, a map with other keys) is
-// encoded whole and then masked.
-func AppendValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
+// encoded whole by encoding/json and then masked. The root takes the path
+// that the same value takes nested: only what it encodes to decides whether
+// it is masked. A value nested deeper than opt.MaxDepth gives a *DepthError.
+func ReferenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
+	dst, err := referenceValue(dst, prog, v, opt)
+	return dst, finish(err)
+}
+
+func referenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = tokenizer.DefaultMaxDepth
 	}
 	w := &valueWriter{prog: prog, opt: opt}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
-		return append(dst, "null"...), nil
+		return passThrough(dst, []byte("null"), opt)
 	}
-	if opaque(rv) {
-		b, err := marshal(rv)
-		if err != nil {
+	e, isNil := rv, false
+	if !opaque(rv) {
+		e, isNil = deref(rv)
+	}
+	var err error
+	switch {
+	case isNil:
+		return passThrough(dst, []byte("null"), opt)
+	case opaque(e):
+		// What it encodes to decides (SPEC B2, B3).
+		var b []byte
+		if b, err = marshal(e); err != nil {
 			return dst, err
 		}
-		first := byte(0)
-		if t := strings.TrimLeft(string(b), " \t\r\n"); t != "" {
-			first = t[0]
-		}
-		if first == '{' || first == '[' && opt.Arrays {
+		if b[0] == '{' || b[0] == '[' && opt.Arrays {
 			dst, _, err = w.maskBytes(dst, 0, b, 0)
 			return dst, err
 		}
-		return append(dst, b...), nil // SPEC B3: not an object, not validated
+		return passThrough(dst, b, opt)
+	case isObject(e) || isArray(e) && opt.Arrays:
+		dst, _, err = w.nested(dst, 0, rv, 1)
+		return dst, err
 	}
-	e, isNil := deref(rv)
-	switch {
-	case isNil:
-		return append(dst, "null"...), nil
-	case isObject(e):
-		return w.object(dst, 0, e, 1)
-	case isArray(e) && opt.Arrays:
-		return w.array(dst, 0, e, 1)
+	b, err := marshal(rv)
+	if err != nil {
+		return dst, err
 	}
-	b, err := marshal(e)
-	return append(dst, b...), err
+	return passThrough(dst, b, opt)
+}
+
+// passThrough appends b, the encoding of a root that is not masked, as it
+// is (SPEC B3), or rejects it (B5).
+func passThrough(dst, b []byte, opt ValueOptions) ([]byte, error) {
+	if opt.Strict {
+		return dst, &NotObjectError{First: b[0], Arrays: opt.Arrays}
+	}
+	return append(dst, b...), nil
 }
 
 type valueWriter struct {
 	prog *compile.Program
 	opt  ValueOptions
 }
-
-var (
-	marshalerType     = reflect.TypeFor[json.Marshaler]()
-	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
-)
 
 // opaque reports whether v is encoded by a method of its own (encoding/json
 // calls MarshalJSON or MarshalText before it looks inside), or is a struct or
@@ -98,8 +108,15 @@ func opaque(v reflect.Value) bool {
 	case reflect.Struct:
 		return fieldsOf(t) == nil
 	case reflect.Map:
-		switch t.Key().Kind() {
-		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		k := t.Key()
+		if k.Kind() == reflect.String {
+			return false // a string key is itself, even with a MarshalText method
+		}
+		if k.Implements(textMarshalerType) {
+			return true // an integer key with MarshalText is its text
+		}
+		switch k.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			return false
 		}
@@ -109,9 +126,11 @@ func opaque(v reflect.Value) bool {
 }
 
 // deref follows pointers and interfaces to the value encoded, stopping at a
-// value with a method of its own; isNil reports a nil on the way (null).
+// value with a method of its own; isNil reports a nil on the way (null). A
+// pointer that leads back to itself (type P *P) is left to encoding/json,
+// which reports the cycle.
 func deref(v reflect.Value) (_ reflect.Value, isNil bool) {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+	for steps := 0; (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && steps < 1000; steps++ {
 		if v.IsNil() {
 			return v, true
 		}
@@ -123,6 +142,18 @@ func deref(v reflect.Value) (_ reflect.Value, isNil bool) {
 	return v, false
 }
 
+// refused reports whether encoding/json refuses v wherever it is: a channel,
+// a function, a complex number, or a pointer that deref left because it
+// leads back to itself.
+func refused(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer,
+		reflect.Pointer, reflect.Interface:
+		return true
+	}
+	return false
+}
+
 func isObject(v reflect.Value) bool {
 	return v.Kind() == reflect.Struct || v.Kind() == reflect.Map && !v.IsNil()
 }
@@ -132,17 +163,22 @@ func isArray(v reflect.Value) bool {
 	case reflect.Array:
 		return true // [N]byte too: only a []byte slice is a base64 string
 	case reflect.Slice:
-		return !v.IsNil() && v.Type().Elem().Kind() != reflect.Uint8
+		return !v.IsNil() && !isBytes(v.Type())
 	}
 	return false
 }
 
-// marshal encodes a value kept whole with encoding/json. (Not sonic, which
-// DESIGN.md suggested: its CPU detection fails at init under the noasm build
-// tag, which jsonmask's kernels and klauspost/compress honour.)
+// marshal encodes a value kept whole with encoding/json, through its address
+// where it has one, so that methods on the pointer are called as they are in
+// place. (Not sonic, which DESIGN.md suggested: its CPU detection fails at
+// init under the noasm build tag, which jsonmask's kernels and
+// klauspost/compress honour.)
 func marshal(v reflect.Value) ([]byte, error) {
 	if !v.CanInterface() {
 		return nil, errors.New("jsonmask: cannot encode an unexported value")
+	}
+	if v.CanAddr() {
+		return json.Marshal(v.Addr().Interface())
 	}
 	return json.Marshal(v.Interface())
 }
@@ -156,13 +192,13 @@ type member struct {
 // object writes the members of the struct or map v that node keeps.
 func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, ErrValueTooDeep
+		return dst, &DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '{')
 	wrote := false
 	var err error
 	for _, m := range members(v) {
-		e := w.prog.Lookup(node, []byte(m.key))
+		e := w.prog.Lookup(node, []byte(keyOf(m.key))) // a byte that is not UTF-8 is written, and so read, as U+FFFD
 		if e == compile.NoEntry {
 			continue
 		}
@@ -176,11 +212,11 @@ func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int)
 		if n := w.prog.Entry(e).Node; n == compile.Keep {
 			var b []byte
 			if b, err = w.marshalAt(m.value, depth); err != nil {
-				return dst, err
+				return dst, under(err, m.key)
 			}
 			dst = append(dst, b...)
 		} else if dst, kept, err = w.nested(dst, n, m.value, depth+1); err != nil {
-			return dst, err
+			return dst, under(err, m.key)
 		}
 		if !kept {
 			dst = dst[:mark] // SPEC A6: the member goes, key and all
@@ -194,7 +230,7 @@ func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int)
 // array writes the elements of v, each masked by node (SPEC A3).
 func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, ErrValueTooDeep
+		return dst, &DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '[')
 	wrote := false
@@ -206,7 +242,7 @@ func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) 
 		var kept bool
 		var err error
 		if dst, kept, err = w.nested(dst, node, v.Index(i), depth+1); err != nil {
-			return dst, err
+			return dst, underIndex(err, i)
 		}
 		if !kept {
 			dst = dst[:mark]
@@ -242,6 +278,9 @@ func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int)
 	case isArray(e):
 		dst, err := w.array(dst, node, e, depth)
 		return dst, true, err
+	case refused(e):
+		_, err := marshal(e) // encoding/json says why
+		return dst, false, err
 	case w.opt.DropMismatched: // SPEC A6: a scalar where the mask expects an object
 		return dst, false, nil
 	}
@@ -255,7 +294,7 @@ func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int)
 func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
 	b, err := marshal(v)
 	if err == nil && depth+nesting(b) > w.opt.MaxDepth {
-		err = ErrValueTooDeep
+		err = &DepthError{Limit: w.opt.MaxDepth}
 	}
 	return b, err
 }
@@ -285,33 +324,33 @@ func nesting(b []byte) int {
 // deep, masked by node, as the reference does.
 func (w *valueWriter) maskBytes(dst []byte, node int32, b []byte, depth int) ([]byte, bool, error) {
 	if depth+nesting(b) > w.opt.MaxDepth {
-		return dst, false, ErrValueTooDeep
+		return dst, false, &DepthError{Limit: w.opt.MaxDepth}
 	}
-	tree, err := decode(b, 0)
+	tree, err := decode(b, w.opt.MaxDepth)
 	if err != nil {
 		return dst, false, err
 	}
-	kept, ok := w.applyNode(node, tree)
+	kept, ok := applyProgram(w.prog, node, tree, w.opt.DropMismatched)
 	if !ok {
 		return dst, false, nil
 	}
 	return encode(dst, kept), true, nil
 }
 
-// applyNode is apply with the Program's nodes instead of a refMask.
-func (w *valueWriter) applyNode(mask int32, n *node) (*node, bool) {
+// applyProgram is apply with a Program's nodes instead of a refMask.
+func applyProgram(prog *compile.Program, mask int32, n *node, dropMismatched bool) (*node, bool) {
 	switch n.kind {
 	case tokenizer.ObjectStart:
 		out := &node{kind: n.kind}
 		for i, k := range n.keys {
-			e := w.prog.Lookup(mask, []byte(unescape(k)))
+			e := prog.Lookup(mask, []byte(unescape(k)))
 			if e == compile.NoEntry {
 				continue
 			}
 			v := n.kids[i]
-			if sub := w.prog.Entry(e).Node; sub != compile.Keep {
+			if sub := prog.Entry(e).Node; sub != compile.Keep {
 				var ok bool
-				if v, ok = w.applyNode(sub, v); !ok {
+				if v, ok = applyProgram(prog, sub, v, dropMismatched); !ok {
 					continue
 				}
 			}
@@ -321,13 +360,13 @@ func (w *valueWriter) applyNode(mask int32, n *node) (*node, bool) {
 	case tokenizer.ArrayStart:
 		out := &node{kind: n.kind}
 		for _, e := range n.kids {
-			if e, ok := w.applyNode(mask, e); ok {
+			if e, ok := applyProgram(prog, mask, e, dropMismatched); ok {
 				out.kids = append(out.kids, e)
 			}
 		}
 		return out, true
 	}
-	return n, !w.opt.DropMismatched
+	return n, !dropMismatched
 }
 
 // members returns the members of the struct or map v in encoding/json's
@@ -355,7 +394,7 @@ func members(v reflect.Value) []member {
 	var ms []member
 	for _, f := range fieldsOf(v.Type()) {
 		fv := v.Field(f.index)
-		if f.omitEmpty && isEmpty(fv) || f.omitZero && isZero(fv) {
+		if f.omitEmpty && isEmpty(fv) || f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv)) {
 			continue
 		}
 		ms = append(ms, member{f.name, fv})
@@ -363,23 +402,24 @@ func members(v reflect.Value) []member {
 	return ms
 }
 
-// field is a struct field as encoding/json encodes it.
-type field struct {
+// refField is a struct field as encoding/json encodes it.
+type refField struct {
 	name                string
 	index               int
 	omitEmpty, omitZero bool
+	isZero              func(reflect.Value) bool
 }
 
-var fieldCache sync.Map // reflect.Type -> []field, or nil for a struct left to the encoder
+var refFields sync.Map // reflect.Type -> []refField, or nil for a struct left to the encoder
 
 // fieldsOf returns the fields encoding/json encodes for struct type t, or nil
 // when t has what this walker leaves to the encoder: embedded fields,
 // ",string" options, two fields of one name.
-func fieldsOf(t reflect.Type) []field {
-	if fs, ok := fieldCache.Load(t); ok {
-		return fs.([]field)
+func fieldsOf(t reflect.Type) []refField {
+	if fs, ok := refFields.Load(t); ok {
+		return fs.([]refField)
 	}
-	fs := []field{}
+	fs := []refField{}
 	names := map[string]bool{}
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -401,13 +441,13 @@ func fieldsOf(t reflect.Type) []field {
 		if name == "" {
 			name = sf.Name
 		}
-		f := field{name: name, index: i}
+		f := refField{name: name, index: i}
 		for _, o := range strings.Split(opts, ",") {
 			switch o {
 			case "omitempty":
 				f.omitEmpty = true
 			case "omitzero":
-				f.omitZero = true
+				f.omitZero, f.isZero = true, zeroFunc(sf.Type)
 			case "string":
 				fs = nil
 			}
@@ -419,46 +459,6 @@ func fieldsOf(t reflect.Type) []field {
 		names[name] = true
 		fs = append(fs, f)
 	}
-	fieldCache.Store(t, fs)
+	refFields.Store(t, fs)
 	return fs
-}
-
-// validTag is encoding/json's rule for a tag name it uses.
-func validTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c > 0x7f && c != 0xFFFD):
-			return false
-		}
-	}
-	return true
-}
-
-// isEmpty is encoding/json's omitempty test.
-func isEmpty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
-}
-
-// isZero is encoding/json's omitzero test: an IsZero method, or the zero value.
-func isZero(v reflect.Value) bool {
-	type zeroer interface{ IsZero() bool }
-	if v.Kind() == reflect.Pointer && v.IsNil() {
-		return true
-	}
-	if z, ok := v.Interface().(zeroer); ok {
-		return z.IsZero()
-	}
-	return v.IsZero()
 }

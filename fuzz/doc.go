@@ -9,6 +9,10 @@
 //   - FuzzCanary: a dropped member's bytes never reach the output, on success
 //     or on error, at any split.
 //   - FuzzCompile: any bytes either compile or fail with a *MaskError.
+//   - FuzzAppendValue: for Go values that the fuzzer's document decodes into
+//     (any, structs with embedding, tags, methods and maps of every key
+//     kind), with its bytes put in strings and keys, AppendValue and its
+//     reference give exactly what Append gives for json.Marshal's encoding.
 //
 // Seeds come from the conformance cases and JSONTestSuite; inputs the fuzzer
 // found that once failed are kept under testdata/fuzz. Run one target with

@@ -257,9 +257,11 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// wellFormedMask decides SPEC M1 to M4 with encoding/json: a valid JSON
-// object whose values are true or such objects, with no key twice.
+// wellFormedMask decides SPEC M1 to M4 and M8 with encoding/json: a valid
+// JSON object whose values are true or such objects, with no key twice,
+// after an optional UTF-8 byte-order mark.
 func wellFormedMask(mask []byte) bool {
+	mask = bytes.TrimPrefix(mask, []byte("\xEF\xBB\xBF"))
 	if !validJSON(mask) {
 		return false
 	}

@@ -35,7 +35,7 @@ var errShape = errors.New("jsonmask: not the JSON object or array expected")
 func (p *parser) open(b []byte, v span, want tokenizer.Kind) ([]byte, int, error) {
 	src := b[v.start:v.end]
 	p.sc.Reset(0)
-	p.sc.Base = int64(v.start)
+	p.sc.SetBase(int64(v.start))
 	k, i, err := p.sc.Peek(src, 0)
 	if err != nil {
 		return nil, 0, err
@@ -65,7 +65,7 @@ func (p *parser) value(src []byte, i int, trusted bool) (int, error) {
 	if trusted {
 		i, done, err = p.sc.SkipTrusted(src, i)
 	} else {
-		i, done, err = p.sc.Value(src, i, false)
+		i, done, err = p.sc.SkipValue(src, i)
 	}
 	if err == nil && !done {
 		err = p.sc.End(len(src))

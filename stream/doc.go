@@ -18,6 +18,17 @@
 // The same code serves the in-memory case ([Machine.Append]) and streaming
 // ([Machine.Write], [Machine.Close]): when a window ends inside a token, the
 // tokenizer keeps its state and the machine keeps the little it needs (a key
-// that may still match, at most 6 bytes per byte of the mask's longest key).
-// [Copier] and the front ends in this package feed it from an io.Reader.
+// that may still match, at most 6 bytes per byte of the mask's longest key;
+// the whitespace before a body, at most half a byte per byte, SPEC B1).
+// [Stream] adds the two buffers of a bounded stream: [Stream.Copy] masks an
+// io.Reader into an io.Writer, [Reader] and [Writer] mask pull and push
+// style.
+//
+// Errors are an [*Error] (offset, pointer, line) that may wrap a sentinel
+// ([ErrInputTooLarge], [ErrNotObject], tokenizer.ErrMaxDepth, ...); their
+// messages have no "jsonmask: " prefix: the front door adds it.
+//
+// This package is jsonmask's low-level API: the front door (package jsonmask)
+// is built on it. A Machine, a Stream, a Reader and a Writer are each for one
+// goroutine at a time.
 package stream

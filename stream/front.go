@@ -11,15 +11,18 @@ import (
 // io.Reader or into an io.Writer in memory bounded by the window size
 // (SPEC S2): an input window, and the output of one window, which is at most
 // the window plus the bytes of one key that may match plus a few.
+// The zero value is ready for Reset. A Stream is not safe for concurrent use.
 type Stream struct {
-	M   Machine
+	m   Machine
 	in  []byte
 	out []byte
 }
 
 // Reset prepares s to mask with prog and cfg through windows of size bytes.
+// Reset(nil, Config{}, 0) lets go of the program and keeps the buffers: for
+// a Stream kept in a pool.
 func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
-	s.M.Reset(prog, cfg)
+	s.m.Reset(prog, cfg)
 	if cap(s.in) < size {
 		s.in = make([]byte, size)
 	}
@@ -32,7 +35,7 @@ func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 
 // Small reports whether s is small enough to keep in a pool.
 func (s *Stream) Small() bool {
-	return cap(s.in) <= pooledCap && cap(s.out) <= 2*pooledCap && s.M.Small()
+	return cap(s.in) <= pooledCap && cap(s.out) <= 2*pooledCap && s.m.Small()
 }
 
 // Copy masks what r yields into w until r reports io.EOF, and returns the
@@ -60,7 +63,7 @@ func (s *Stream) Copy(w io.Writer, r io.Reader) (int64, error) {
 // feed masks p and writes the output, window by window.
 func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 	for len(p) > 0 {
-		out, n, err := s.M.Write(s.out[:0], p[:min(len(p), len(s.in))])
+		out, n, err := s.m.Write(s.out[:0], p[:min(len(p), len(s.in))])
 		s.out = out[:0]
 		if len(out) > 0 {
 			k, werr := write(w, out)
@@ -79,7 +82,7 @@ func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 // close ends the input and writes the rest of the output.
 func (s *Stream) close(w io.Writer, written int64) (int64, error) {
 	for {
-		out, done, err := s.M.Close(s.out[:0])
+		out, done, err := s.m.Close(s.out[:0])
 		s.out = out[:0]
 		if len(out) > 0 {
 			k, werr := write(w, out)
@@ -187,13 +190,13 @@ func (rd *Reader) fill() {
 	rd.buf, rd.pos = s.out[:0], 0
 	switch {
 	case len(rd.pend) > 0:
-		out, n, err := s.M.Write(rd.buf, rd.pend)
+		out, n, err := s.m.Write(rd.buf, rd.pend)
 		rd.buf, rd.pend = out, rd.pend[n:]
 		if err != nil {
 			rd.finish(err)
 		}
 	case rd.rerr == io.EOF:
-		out, done, err := s.M.Close(rd.buf)
+		out, done, err := s.m.Close(rd.buf)
 		if rd.buf = out; done || err != nil {
 			rd.finish(err)
 		}
@@ -237,7 +240,7 @@ func (wr *Writer) Write(p []byte) (int, error) {
 	}
 	s, total := wr.s, 0
 	for len(p) > 0 {
-		out, n, err := s.M.Write(s.out, p[:min(len(p), len(s.in))])
+		out, n, err := s.m.Write(s.out, p[:min(len(p), len(s.in))])
 		s.out = out
 		if err != nil {
 			wr.fail(err)
@@ -279,7 +282,7 @@ func (wr *Writer) Close() error {
 	}
 	s := wr.s
 	for {
-		out, done, err := s.M.Close(s.out)
+		out, done, err := s.m.Close(s.out)
 		s.out = out
 		if err != nil {
 			wr.fail(err)
@@ -301,7 +304,7 @@ func (wr *Writer) Close() error {
 
 // ErrClosed is what a Writer returns after Close, and a Reader after Stop
 // with it.
-var ErrClosed = errors.New("jsonmask: use of a closed masked stream")
+var ErrClosed = errors.New("use of a closed masked stream")
 
 func (wr *Writer) fail(err error) {
 	wr.err = err

@@ -25,11 +25,11 @@ type Config struct {
 
 // ErrInputTooLarge is wrapped by the *Error for an input longer than
 // Config.MaxInput.
-var ErrInputTooLarge = errors.New("jsonmask: input too large")
+var ErrInputTooLarge = errors.New("input too large")
 
 // ErrNotObject is wrapped by the *Error for a body that Config.Strict
 // rejects because it would pass through unmasked (SPEC B5).
-var ErrNotObject = errors.New("jsonmask: body is not a JSON object")
+var ErrNotObject = errors.New("body is not a JSON object")
 
 // Phases of a document.
 const (
@@ -102,8 +102,10 @@ type input struct {
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
 // what Program.Lookup answered for them in a node of a program: direct-mapped,
-// by Head and node (see slot). An entry holds for its program's ID only, so
-// that a Machine that masks for several programs in turn needs no clearing.
+// by Head and node (see slot). A Head names one key for the life of the
+// process, whichever Scanner gave it, and a program's ID is never reused, so
+// an entry can never be stale: a Machine that masks for several programs in
+// turn, or is given another Scanner, needs no clearing.
 type lookups [64]lookup
 
 // lookup is Program.Lookup's answer, entry, for the key named head in node,
@@ -120,7 +122,9 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 	return &l[(head+uint64(node)<<3)%uint64(len(l))]
 }
 
-// Reset prepares m for a new input masked by prog with cfg.
+// Reset prepares m for a new input masked by prog with cfg. Reset(nil,
+// Config{}) lets go of the program, and of any caller's bytes: for a Machine
+// kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 	m.input = input{prog: prog, cfg: cfg, line: 1}
 	if m.found == nil {
@@ -290,7 +294,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		dst, i, err = m.mask(dst, src, i)
 	}
 	if err == nil && m.phase == phTrail {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		_, i, err = m.sc.Peek(src, i)
 		err = m.fail(err)
 	}
@@ -298,7 +302,7 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 		err = m.fail(m.sc.CheckToken(len(src)))
 	}
 	if err == nil && final && m.phase == phMask {
-		m.sc.Base = m.off
+		m.sc.SetBase(m.off)
 		err = m.fail(m.sc.End(len(src)))
 	}
 	if err != nil {
@@ -336,7 +340,7 @@ func (m *Machine) strict(src []byte, i int) error {
 
 // start opens the masked root at src[i].
 func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
-	m.sc.Base = m.off
+	m.sc.SetBase(m.off)
 	tok, i, err := m.sc.Next(src, i)
 	if err != nil {
 		return dst, i, m.fail(err)
@@ -345,10 +349,14 @@ func (m *Machine) start(dst, src []byte, i int) ([]byte, int, error) {
 	return append(dst, byte(tok.Kind)), i, nil
 }
 
-// keyCap bounds the bytes kept of a key across windows: enough for any key
-// that can match (6 raw bytes per unescaped byte, and the quotes), and for
-// naming short dropped keys in errors.
-func (m *Machine) keyCap() int { return max(256, 6*m.prog.MaxKeyLen()+2) }
+// maxNamedKey is the longest raw key, quotes not counted, of a dropped
+// member that errors name (SPEC V3).
+const maxNamedKey = 256
+
+// keyCap bounds the bytes kept of a key across windows, quotes included:
+// enough for any key that can match (6 raw bytes per unescaped byte), and
+// for naming dropped keys in errors.
+func (m *Machine) keyCap() int { return 2 + max(maxNamedKey, 6*m.prog.MaxKeyLen()) }
 
 // keepKey copies the current key out of the window that is about to go away.
 func (m *Machine) keepKey() {

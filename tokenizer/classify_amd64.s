@@ -1,6 +1,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "go_asm.h"
 
 // Broadcast constants, 32 bytes each.
 DATA ·quotes<>+0(SB)/8, $0x2222222222222222
@@ -34,7 +35,7 @@ DATA ·closeBraces<>+24(SB)/8, $0x7d7d7d7d7d7d7d7d
 GLOBL ·closeBraces<>(SB), RODATA|NOPTR, $32
 
 // func classifyAVX2(b *[64]byte, m *blockMasks)
-// m: quote, backslash, open, close, space: 5 uint64 at offsets 0..32.
+// m's fields are written at the offsets go_asm.h gives.
 // A byte that is a quote, a backslash, a bracket or at most ' ' is in exactly
 // the masks classifyGeneric puts it in: bit 5 set on '"' or '\\' gives neither
 // '{' nor '}', and none of those bytes is at most ' '.
@@ -51,7 +52,7 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPMOVMSKB Y4, BX
 	SHLQ $32, BX
 	ORQ BX, AX
-	MOVQ AX, 0(DI)
+	MOVQ AX, blockMasks_quote(DI)
 
 	VMOVDQU ·backslashes<>(SB), Y2
 	VPCMPEQB Y2, Y0, Y3
@@ -60,7 +61,7 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPMOVMSKB Y4, BX
 	SHLQ $32, BX
 	ORQ BX, AX
-	MOVQ AX, 8(DI)
+	MOVQ AX, blockMasks_backslash(DI)
 
 	// '[' | 0x20 == '{' and ']' | 0x20 == '}'.
 	VMOVDQU ·bit5<>(SB), Y5
@@ -73,7 +74,7 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPMOVMSKB Y4, BX
 	SHLQ $32, BX
 	ORQ BX, AX
-	MOVQ AX, 16(DI)
+	MOVQ AX, blockMasks_open(DI)
 
 	VMOVDQU ·closeBraces<>(SB), Y2
 	VPCMPEQB Y2, Y6, Y3
@@ -82,7 +83,7 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPMOVMSKB Y4, BX
 	SHLQ $32, BX
 	ORQ BX, AX
-	MOVQ AX, 24(DI)
+	MOVQ AX, blockMasks_close(DI)
 
 	// c <= ' ' (unsigned) exactly when min(c, ' ') == c.
 	VPMINUB Y5, Y0, Y3
@@ -93,26 +94,7 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPMOVMSKB Y4, BX
 	SHLQ $32, BX
 	ORQ BX, AX
-	MOVQ AX, 32(DI)
+	MOVQ AX, blockMasks_space(DI)
 
 	VZEROUPPER
-	RET
-
-// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eax+0(FP), AX
-	MOVL ecx+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
 	RET

@@ -15,16 +15,17 @@
 // in the window and leave the rest to them, having consumed nothing:
 // [Scanner.Members] reads a run of plain members (key and scalar value) into
 // spans in one loop, [Scanner.Element] what comes before an array element,
-// [Scanner.Scalar] one scalar.
-// [Scanner.Value] and [Scanner.SkipTrusted] consume a whole value in tight
-// loops, copying it without whitespace or dropping it.
+// [Scanner.Scalar] one scalar. [Scanner.SkipValue], [Scanner.AppendValue],
+// [Scanner.SkipTrusted] and [Scanner.AppendTrusted] consume a whole value in
+// tight loops, dropping it or appending it without whitespace to the buffer
+// the call is given and returns.
 //
 // Validation follows RFC 8259 in full: structure, string escapes, raw control
 // characters, UTF-8 (RFC 3629: no overlong forms, no encoded surrogates, nothing
 // above U+10FFFF), number grammar and literals. Escaped lone surrogates such as
 // "\ud800" are grammatical and accepted. [Scanner.SkipTrusted] is the exception:
 // it checks only string quoting and bracket nesting. On amd64 it and
-// [Scanner.CopyTrusted] take 64-byte blocks with assembly kernels: AVX2 to
+// [Scanner.AppendTrusted] take 64-byte blocks with assembly kernels: AVX2 to
 // classify one block, and AVX-512 (BW, VBMI2) for runs of blocks in which the
 // value neither ends nor nests too deep, dropping whitespace with VPCOMPRESSB;
 // and in a string taken whole in trusted mode, AVX-512 finds the closing quote
@@ -35,6 +36,21 @@
 // (the escaped-text twin only in tests: elsewhere the byte loop is faster),
 // and the fuzz target FuzzKernels compares them.
 //
+// Each kernel is a file triple and a twin: classify (AVX2), quietBlocks,
+// escapedQuote and stringRun (AVX-512) each have x_amd64.go (the dispatch),
+// x_amd64.s (the kernel; struct fields through go_asm.h, shared macros in
+// kernels_amd64.h) and x_other.go (the twin's dispatch, for other
+// architectures and noasm), the twin itself in x.go. What the CPU has is
+// detected once, in cpu_amd64.go; kernels.go says which kernels run, which
+// tests lower to run every path this CPU can (kernels=none, avx2, twins,
+// avx512).
+//
+// A syntax error is an [*Error] with the offset of the byte at fault (its
+// window's offset given by [Scanner.SetBase]), which may wrap [ErrMaxDepth]
+// or [ErrTokenTooLarge]; messages have no "jsonmask: " prefix.
+//
 // A Scanner is not safe for concurrent use; it is small and meant to be reused
-// after [Scanner.Reset].
+// after [Scanner.Reset]. It holds no caller's memory between calls: the
+// buffer that AppendValue and AppendTrusted append to goes in and comes back
+// with the call.
 package tokenizer

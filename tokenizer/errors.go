@@ -6,15 +6,16 @@ import (
 )
 
 // ErrMaxDepth is wrapped by the [Error] returned when a document nests deeper
-// than the scanner's MaxDepth.
-var ErrMaxDepth = errors.New("jsonmask: maximum nesting depth exceeded")
+// than the limit given to [Scanner.Reset].
+var ErrMaxDepth = errors.New("maximum nesting depth exceeded")
 
 // ErrTokenTooLarge is wrapped by the [Error] for a string or number longer
-// than the scanner's MaxToken.
-var ErrTokenTooLarge = errors.New("jsonmask: string or number too large")
+// than the limit given to [Scanner.SetMaxToken].
+var ErrTokenTooLarge = errors.New("string or number too large")
 
 // Error is a syntax error at a byte offset. It is allocated only when a
-// document is rejected; scanning valid input allocates nothing.
+// document is rejected; scanning valid input allocates nothing. Its message
+// has no "jsonmask: " prefix: the front door adds it.
 type Error struct {
 	Offset int64  // offset of the offending byte, or the input length at a premature end
 	Msg    string // what went wrong, without the offset
@@ -43,20 +44,20 @@ const (
 )
 
 func (s *Scanner) errChar(src []byte, i int, context string) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "invalid character " + QuoteChar(src[i]) + " " + context}
+	return &Error{Offset: s.offset + int64(i), Msg: "invalid character " + QuoteChar(src[i]) + " " + context}
 }
 
 func (s *Scanner) errAt(i int, msg string) error {
-	return &Error{Offset: s.Base + int64(i), Msg: msg}
+	return &Error{Offset: s.offset + int64(i), Msg: msg}
 }
 
 // errEOF reports a document that ended before it was complete.
 func (s *Scanner) errEOF(i int) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "unexpected end of JSON input"}
+	return &Error{Offset: s.offset + int64(i), Msg: "unexpected end of JSON input"}
 }
 
 func (s *Scanner) errDepth(i int) error {
-	return &Error{Offset: s.Base + int64(i), Msg: "exceeded max depth " + strconv.Itoa(s.MaxDepth), Err: ErrMaxDepth}
+	return &Error{Offset: s.offset + int64(i), Msg: "exceeded max depth " + strconv.Itoa(s.maxDepth), Err: ErrMaxDepth}
 }
 
 // QuoteChar formats c for an error message: 'x', '\”, '"', '\n', '\xff'.

@@ -28,14 +28,13 @@ func eachWindow(doc, splits []byte, f func(off int, w []byte) (stop bool)) {
 // by splits as eachWindow does, copying to a buffer of outCap bytes, and
 // returns where the value ended (-1: the windows ended first), the copy and
 // the error.
-func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(w []byte) (int, bool, error)) (end int, out []byte, err error) {
+func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(out, w []byte) ([]byte, int, bool, error)) (end int, out []byte, err error) {
 	end, out = -1, make([]byte, 0, outCap)
 	eachWindow(doc, splits, func(off int, w []byte) bool {
-		s.Base, s.Out = int64(off), out
+		s.SetBase(int64(off))
 		var i int
 		var done bool
-		i, done, err = step(w)
-		if out = s.Out; err != nil || done {
+		if out, i, done, err = step(out, w); err != nil || done {
 			end = off + i
 			return true
 		}
@@ -44,27 +43,30 @@ func scanRun(s *Scanner, doc, splits []byte, outCap int, step func(w []byte) (in
 	return end, out, err
 }
 
-// trustedRun scans doc as one value with SkipTrusted or CopyTrusted, in
-// windows cut by splits, with the kernels or the byte loops (kernel false),
-// with the AVX-512 kernel or its Go twin (wide), and returns where it
-// stopped, the copy and the error. The copy starts in a buffer of outCap
-// bytes, so that a small one makes the block scan take blocks a bracket at
-// a time for want of room.
-func trustedRun(doc, splits []byte, copy, kernel, wide bool, outCap int) (int, []byte, error) {
-	var s Scanner
-	s.noKernel, s.noWide = !kernel, !wide
-	s.Reset(0)
-	step := s.SkipTrusted
-	if copy {
-		step = s.CopyTrusted
-	}
-	return scanRun(&s, doc, splits, outCap, func(w []byte) (int, bool, error) { return step(w, 0) })
+// trustedRun scans doc as one value with SkipTrusted or AppendTrusted, in
+// windows cut by splits, under kernel set k (kernelsNone: the byte loops),
+// and returns where it stopped, the copy and the error. The copy starts in a
+// buffer of outCap bytes, so that a small one makes the block scan take
+// blocks a bracket at a time for want of room.
+func trustedRun(doc, splits []byte, copy bool, k kernelSet, outCap int) (end int, out []byte, err error) {
+	withKernels(k, func() {
+		var s Scanner
+		s.Reset(0)
+		end, out, err = scanRun(&s, doc, splits, outCap, func(out, w []byte) ([]byte, int, bool, error) {
+			if copy {
+				return s.AppendTrusted(out, w, 0)
+			}
+			i, done, err := s.SkipTrusted(w, 0)
+			return out, i, done, err
+		})
+	})
+	return end, out, err
 }
 
 // FuzzKernels checks the kernels and the block scan built on them against
 // their pure-Go twins: the same masks for any block; quietBlocks the same
 // with the AVX-512 kernel and without; quotedEnd and stringRun the same with
-// either and a byte at a time; Value the same end, copy and error with
+// either and a byte at a time; SkipValue and AppendValue the same end, copy and error with
 // stringRun and without; and for any document and any split,
 // the same end, copy and error from the block scan (kernel or twin) as from
 // the byte loops.
@@ -82,7 +84,7 @@ func FuzzKernels(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc, splits []byte, copy bool, outCap uint16) {
 		if len(doc) >= 64 {
 			var got blockMasks
-			classify((*[64]byte)(doc[:64]), &got)
+			withKernels(kernelsAVX512, func() { classify((*[64]byte)(doc[:64]), &got) })
 			if want := classifyGeneric((*[64]byte)(doc[:64])); got != want {
 				t.Fatalf("classify(%q) = %+v, want %+v", doc[:64], got, want)
 			}
@@ -95,20 +97,18 @@ func FuzzKernels(f *testing.F) {
 		}
 		checkStringRun(t, doc)
 		checkValueRuns(t, doc, splits)
-		want := quotedEndBytes(doc, 0)
-		for _, wide := range []bool{true, false} {
-			if got := quotedEnd(doc, 0, wide); got != want {
-				t.Fatalf("quotedEnd(%q, 0, wide %v) = %d, want %d", doc, wide, got, want)
-			}
-		}
+		checkQuotedEnd(t, doc, 0)
 		if len(doc) == 0 || doc[0] != '{' && doc[0] != '[' {
 			return
 		}
-		wi, wout, werr := trustedRun(doc, nil, copy, false, false, 0)
-		for _, wide := range []bool{true, false} {
-			gi, gout, gerr := trustedRun(doc, splits, copy, true, wide, int(outCap))
+		wi, wout, werr := trustedRun(doc, nil, copy, kernelsNone, 0)
+		for _, k := range kernelSets[1:] {
+			if !k.available() {
+				continue
+			}
+			gi, gout, gerr := trustedRun(doc, splits, copy, k, int(outCap))
 			if gi != wi || !bytes.Equal(gout, wout) || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
-				t.Fatalf("doc %q splits %v copy %v wide %v out cap %d\nblocks: end %d out %q err %v\nbytes:  end %d out %q err %v", doc, splits, copy, wide, outCap, gi, gout, gerr, wi, wout, werr)
+				t.Fatalf("doc %q splits %v copy %v %s out cap %d\nblocks: end %d out %q err %v\nbytes:  end %d out %q err %v", doc, splits, copy, k.name, outCap, gi, gout, gerr, wi, wout, werr)
 			}
 		}
 	})

@@ -1,6 +1,9 @@
 package tokenizer
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync/atomic"
+)
 
 // MemberSpan is one member that [Scanner.Members] read: its key's span,
 // quotes included, whether the key holds a backslash escape, and its value's
@@ -11,8 +14,8 @@ type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
 	// Head, when not 0, names the bytes of the key: every span with the
-	// same Head from this Scanner, in any document, has the same key. A
-	// caller may keep what it found for a key by its Head.
+	// same Head, from any Scanner in the process and in any document, has
+	// the same key. A caller may keep what it found for a key by its Head.
 	Head uint64
 }
 
@@ -20,9 +23,9 @@ type MemberSpan struct {
 // or a member's value) into spans: as many as fit, in one tight loop. It
 // reads a member only when its head (the ',' before it, its key and ':') is
 // whole in the window and well formed; it reads the member's value too when
-// that is a scalar that [Scanner.Scalar] would take, or in trusted mode
-// [Scanner.ScalarTrusted], so that the verdict does not depend on the split
-// (SPEC S1).
+// that is a scalar that [Scanner.Scalar] would take (in trusted mode when
+// trusted is true), so that the verdict does not depend on the split (SPEC
+// S1).
 //
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
@@ -30,6 +33,20 @@ type MemberSpan struct {
 // reports that the object's closing '}' was read too (the index follows it).
 // Whatever stops the loop (the window ends, an error) is left unconsumed,
 // for Next and Peek, which report errors precisely.
+//
+// Each turn of the loop reads one member, in state (stKeyOrEnd after '{',
+// stNext after a value, stKey after ','):
+//
+//	head     the member's head (',', key, ':') compared with the one
+//	         remembered at its place: a hit gives the key's span and name
+//	layout   else the runs remembered per depth (",\n    \"", "{\"",
+//	         the run to '}') and the colon run, else the bytes read and
+//	         checked one by one; the key by plainEnd, or str when escaped
+//	         or not ASCII; a head that missed twice is learned anew
+//	value    a container, or a scalar not whole in the window: the span
+//	         ends the batch (ValueEnd 0); else the scalar's end, stNext
+//	stop     '}' (closed), the window's end, anything else: the rest is
+//	         the caller's
 func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
@@ -47,7 +64,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	if s.heads == nil {
-		s.heads = new(headTable)
+		s.heads = newHeadTable()
 	}
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	if state == stKeyOrEnd {
@@ -151,15 +168,15 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 			if hs.next < len(hs.h) && !escaped {
 				if h.missed || h.n == 0 {
 					if h.set(src, i, j, ks, ke, state) {
-						s.heads.gen++
-						h.gen, head = s.heads.gen, s.heads.gen
+						h.gen = s.heads.name()
+						head = h.gen
 					}
 				} else {
 					h.missed = true
 				}
 			}
 		}
-		if j >= len(src) || ke-ks > s.MaxToken {
+		if j >= len(src) || ke-ks > s.maxToken {
 			break
 		}
 		sp := &spans[n]
@@ -184,7 +201,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 }
 
 // skipSpace1 is skipSpace with the run of one space, as around a
-// pretty-printed ':', taken without its loop. It does not inline, so Value,
+// pretty-printed ':', taken without its loop. It does not inline, so value,
 // which meets that space before most pretty-printed values, writes it out.
 func skipSpace1(src []byte, j int) int {
 	if oneSpace(src, j) {
@@ -281,7 +298,7 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 // every backslash; from the first one, whole 64-byte blocks go to
 // escapedQuote instead, which finds the quote with the block scan's escape
 // masks.
-func quotedEnd(src []byte, i int, wide bool) int {
+func quotedEnd(src []byte, i int) int {
 	for {
 		i = quoteOrBackslashAt(src, i)
 		switch {
@@ -292,7 +309,7 @@ func quotedEnd(src []byte, i int, wide bool) int {
 		}
 		if i+64 <= len(src) {
 			// At the quote when there is one in the blocks, else past them.
-			n, escaped := escapedQuote(src[i:], wide)
+			n, escaped := escapedQuote(src[i:])
 			if i += n; escaped {
 				i++ // the byte that a backslash at the blocks' end escapes
 			}
@@ -322,16 +339,32 @@ func lowBytes(n int) uint64 {
 // checked the slow way is remembered, so a match is valid.
 type layout struct {
 	runs             [8]depthRuns
-	sep              pattern // in Value, from the ',' after a number to the next number
+	sep              pattern // in value, from the ',' after a number to the next number
 	colon, colonMask uint64
 	colonN           int
 }
 
 // headTable is what Members remembers of members, per depth (modulo 8), and
-// the number of heads it has learned: each head's gen, which names its bytes.
+// the last name it gave a head it learned (MemberSpan.Head).
 type headTable struct {
 	d   [8]memberHeads
 	gen uint64
+}
+
+// headBlocks counts the blocks of 1<<32 head names handed out in the process:
+// one to each headTable, and another when it has used up its own. So a name
+// means the same key for the life of the process, whichever Scanner gave it,
+// and a cache of what a name's key stands for can never hold a stale entry.
+var headBlocks atomic.Uint64
+
+func newHeadTable() *headTable { return &headTable{gen: headBlocks.Add(1) << 32} }
+
+// name returns a name that no head has had: never 0, never another table's.
+func (t *headTable) name() uint64 {
+	if t.gen++; t.gen&(1<<32-1) == 0 { // this table's block is used up
+		t.gen = headBlocks.Add(1)<<32 | 1
+	}
+	return t.gen
 }
 
 // memberHeads is what Members remembers of the members of objects at one
@@ -353,7 +386,7 @@ type memberHead struct {
 	key, keyEnd int // where the key's quotes are, from the start
 	st          uint8
 	missed      bool   // the last member at this place did not match
-	gen         uint64 // when it was learned: MemberSpan.Head
+	gen         uint64 // its name, given when it was learned: MemberSpan.Head
 }
 
 // set makes src[i:j], a member's head read and checked in state st with its

@@ -13,7 +13,7 @@ type quietState struct {
 	inStr   uint64 // all ones when the next block starts inside a string, else 0
 	escaped bool   // a backslash at the end of the last block escapes the next block's first byte
 	depth   int    // brackets open in the value being scanned
-	room    int    // depth must stay below room: MaxDepth less the depth the value began at
+	room    int    // depth must stay below room: maxDepth less the depth the value began at
 }
 
 // quietBlocks scans, from src[0], the whole 64-byte blocks of a trusted
@@ -26,8 +26,9 @@ type quietState struct {
 // bytes written to out: each block without the whitespace and control bytes
 // outside its strings. st goes on past the blocks scanned.
 //
-// The block loop of the trusted scan relies on it; the AVX-512 kernel does
-// the same where the CPU has it, and is fuzzed against this twin.
+// The block loop of the trusted scan relies on it, where AVX2 runs (it
+// classifies with classify); the AVX-512 kernel does the same where the CPU
+// has it, and is fuzzed against this twin.
 func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 	limit := len(src)
 	if copy {
@@ -65,25 +66,4 @@ func compactBlock(out []byte, b *[64]byte, drop uint64) int {
 		keep &^= (1<<n - 1) << k
 	}
 	return w
-}
-
-// escapedQuoteGeneric scans the whole 64-byte blocks of src, the content of a
-// string from a byte that no backslash escapes, for the first quote that no
-// backslash escapes (a backslash escapes the byte after it). It returns that
-// quote's index; or, when the blocks hold none, the index after them and
-// whether a backslash at their end escapes the byte there.
-//
-// It is the Go twin of the AVX-512 kernel, and what runs where there is none.
-func escapedQuoteGeneric(src []byte) (int, bool) {
-	n, carry := 0, false
-	for ; n+64 <= len(src); n += 64 {
-		var m blockMasks
-		classify((*[64]byte)(src[n:n+64]), &m)
-		var esc uint64
-		esc, carry = escapedBytes(m.backslash, carry)
-		if q := m.quote &^ esc; q != 0 {
-			return n + bits.TrailingZeros64(q), false
-		}
-	}
-	return n, carry
 }

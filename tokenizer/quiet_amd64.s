@@ -1,65 +1,13 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
-
-// ESCAPES is escapedBytes for a block with backslashes: from the backslash
-// mask in AX and the carry in R9 (1: the block's first byte is escaped), the
-// mask of the bytes a backslash escapes in DX and the carry into the next
-// block in R12. It clobbers BX and R13. This is simdjson's escape scan: a run
-// of backslashes escapes the byte after it when the run is odd. In Go terms:
-//	potential := backslash &^ in
-//	code := ((potential<<1 | odd) - potential) ^ odd
-//	escaped := code ^ (backslash | in)
-//	carry := (code & backslash) >> 63
-#define ESCAPES \
-	ANDNQ AX, R9, BX; \
-	LEAQ (BX)(BX*1), R13; \
-	MOVQ $0xAAAAAAAAAAAAAAAA, DX; \
-	ORQ DX, R13; \
-	SUBQ BX, R13; \
-	XORQ DX, R13; \
-	MOVQ AX, DX; \
-	ORQ R9, DX; \
-	XORQ R13, DX; \
-	ANDQ AX, R13; \
-	SHRQ $63, R13; \
-	MOVQ R13, R12
-
-// ESCAPED is ESCAPES for the block whose backslashes are in K2, which jumps
-// to done at once, with DX the carry in R9 and R12 0, when it has none.
-#define ESCAPED(done) \
-	KMOVQ K2, AX; \
-	MOVQ R9, DX; \
-	XORQ R12, R12; \
-	TESTQ AX, AX; \
-	JZ done; \
-	ESCAPES
-
-// NEXTBLOCK jumps to end when CX, the blocks left, is 0; else it loads the
-// block at SI into Z0 and finds its quotes (K1) and backslashes (K2), with
-// '"' and '\\' in Z10 and Z11.
-#define NEXTBLOCK(end) \
-	TESTQ CX, CX; \
-	JZ end; \
-	VMOVDQU8 (SI), Z0; \
-	VPCMPEQB Z10, Z0, K1; \
-	VPCMPEQB Z11, Z0, K2
-
-// ORBYTE adds to the mask k the bytes of Z0 equal to those of z, through K4.
-#define ORBYTE(z, k) \
-	VPCMPEQB z, Z0, K4; \
-	KORQ K4, k, k
-
-// SPLAT fills the ZMM register z with the 64-bit immediate imm, through AX:
-// a byte to compare with, written 8 times.
-#define SPLAT(imm, z) \
-	MOVQ imm, AX; \
-	VPBROADCASTQ AX, z
+#include "go_asm.h"
+#include "kernels_amd64.h"
 
 // func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 //
-// quietBlocksGeneric, 64 bytes per step in ZMM registers. st: inStr (8 bytes),
-// escaped (1 byte), depth, room at offsets 0, 8, 16, 24.
+// quietBlocksGeneric, 64 bytes per step in ZMM registers. st's fields are
+// read and written at the offsets go_asm.h gives.
 //
 // Registers: SI src, CX blocks left, DI out (0: no copy), R8 inStr,
 // R9 escaped, R10 depth, R11 room; Z10-Z13 the bytes compared with; X4 all
@@ -69,10 +17,10 @@ TEXT ·quietBlocksAVX512(SB), NOSPLIT, $0-48
 	MOVQ blocks+8(FP), CX
 	MOVQ out+16(FP), DI
 	MOVQ st+24(FP), AX
-	MOVQ 0(AX), R8
-	MOVBQZX 8(AX), R9
-	MOVQ 16(AX), R10
-	MOVQ 24(AX), R11
+	MOVQ quietState_inStr(AX), R8
+	MOVBQZX quietState_escaped(AX), R9
+	MOVQ quietState_depth(AX), R10
+	MOVQ quietState_room(AX), R11
 
 	SPLAT($0x2222222222222222, Z10) // '"'
 	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
@@ -140,9 +88,9 @@ next:
 
 done:
 	MOVQ st+24(FP), AX
-	MOVQ R8, 0(AX)
-	MOVB R9, 8(AX)
-	MOVQ R10, 16(AX)
+	MOVQ R8, quietState_inStr(AX)
+	MOVB R9, quietState_escaped(AX)
+	MOVQ R10, quietState_depth(AX)
 	MOVQ blocks+8(FP), AX
 	SUBQ CX, AX
 	SHLQ $6, AX
@@ -152,253 +100,3 @@ done:
 	MOVQ DI, w+40(FP)
 	VZEROUPPER
 	RET
-
-// func escapedQuoteAVX512(src *byte, blocks int, carry bool) (n int, escaped bool)
-//
-// escapedQuoteGeneric over blocks blocks, from a first byte that a backslash
-// escapes when carry is true. Registers as in quietBlocksAVX512.
-TEXT ·escapedQuoteAVX512(SB), NOSPLIT, $0-33
-	MOVQ src+0(FP), SI
-	MOVQ blocks+8(FP), CX
-	MOVBQZX carry+16(FP), R9
-	MOVQ SI, DI
-	SPLAT($0x2222222222222222, Z10) // '"'
-	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
-
-quote:
-	NEXTBLOCK(noquote)
-	ESCAPED(quoteEscaped)
-
-quoteEscaped:
-	KMOVQ K1, BX
-	ANDNQ BX, DX, BX // the quotes no backslash escapes
-	TESTQ BX, BX
-	JNZ found
-	MOVQ R12, R9
-	ADDQ $64, SI
-	DECQ CX
-	JMP quote
-
-found:
-	TZCNTQ BX, BX
-	SUBQ DI, SI
-	ADDQ BX, SI
-	MOVQ SI, n+24(FP)
-	MOVB $0, escaped+32(FP)
-	VZEROUPPER
-	RET
-
-noquote:
-	SUBQ DI, SI
-	MOVQ SI, n+24(FP)
-	MOVB R9, escaped+32(FP)
-	VZEROUPPER
-	RET
-
-// func stringRunAVX512(src *byte, blocks int, stopBackslash bool) (n int)
-//
-// stringRunGeneric over at most blocks blocks.
-//
-// Registers: SI src, DI its start, CX blocks left, R8 the last block's last
-// three bytes hold one of 0x80 and above, R9 escaped, R10 the bytes that a \u
-// escape before the block needs to be hex digits, R11 the last index that
-// starts a character; Z24 the last block; Z25-Z27 the UTF-8 lookup tables;
-// Z10-Z23 and Z28-Z31 the bytes compared with.
-TEXT ·stringRunAVX512(SB), NOSPLIT, $0-32
-	MOVQ src+0(FP), SI
-	MOVQ blocks+8(FP), CX
-	MOVQ SI, DI
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
-	VPXORQ Z24, Z24, Z24
-	VBROADCASTI32X4 utf8Byte1High<>(SB), Z25
-	VBROADCASTI32X4 utf8Byte1Low<>(SB), Z26
-	VBROADCASTI32X4 utf8Byte2High<>(SB), Z27
-	SPLAT($0x0f0f0f0f0f0f0f0f, Z28) // low nibble
-	SPLAT($0xe0e0e0e0e0e0e0e0, Z29) // 3-byte leads and above
-	SPLAT($0xf0f0f0f0f0f0f0f0, Z30) // 4-byte leads and above
-	SPLAT($0xc0c0c0c0c0c0c0c0, Z31) // continuation bytes lie below, from 0x80
-
-	SPLAT($0x2222222222222222, Z10) // '"'
-	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
-	SPLAT($0x2020202020202020, Z12) // control bytes lie below; and the bit that folds 'A'-'F' onto 'a'-'f'
-	SPLAT($0x2f2f2f2f2f2f2f2f, Z13) // '/'
-	SPLAT($0x6262626262626262, Z14) // 'b'
-	SPLAT($0x6666666666666666, Z15) // 'f'
-	SPLAT($0x6e6e6e6e6e6e6e6e, Z16) // 'n'
-	SPLAT($0x7272727272727272, Z17) // 'r'
-	SPLAT($0x7474747474747474, Z18) // 't'
-	SPLAT($0x7575757575757575, Z19) // 'u'
-	SPLAT($0x3030303030303030, Z20) // '0'
-	SPLAT($0x0a0a0a0a0a0a0a0a, Z21) // 10 digits
-	SPLAT($0x6161616161616161, Z22) // 'a'
-	SPLAT($0x0606060606060606, Z23) // 6 letters
-
-run:
-	NEXTBLOCK(runEnd)
-	VPCMPUB $1, Z12, Z0, K3   // control bytes
-	VPMOVB2M Z0, K4           // bytes of 0x80 and above
-
-	// UTF-8 (see stringRunGeneric): the bytes the check flags in K7, the
-	// continuation bytes in K0. A block of ASCII after one that ends in
-	// ASCII has neither.
-	KMOVQ K4, AX
-	MOVQ AX, R13
-	ORQ R8, R13
-	SHRQ $61, AX
-	MOVQ AX, R8
-	TESTQ R13, R13
-	JNZ runUTF8
-	KXORQ K7, K7, K7
-	KXORQ K0, K0, K0
-	JMP runUTF8Done
-
-runUTF8:
-	VALIGND $12, Z24, Z0, Z1  // the last block's last 16 bytes, then this one's first 48
-	VPALIGNR $15, Z1, Z0, Z2  // the byte before each
-	VPALIGNR $14, Z1, Z0, Z3  // two before
-	VPALIGNR $13, Z1, Z0, Z4  // three before
-	VPSRLW $4, Z2, Z5
-	VPANDQ Z28, Z5, Z5
-	VPSHUFB Z5, Z25, Z5
-	VPANDQ Z28, Z2, Z6
-	VPSHUFB Z6, Z26, Z6
-	VPANDQ Z6, Z5, Z5
-	VPSRLW $4, Z0, Z6
-	VPANDQ Z28, Z6, Z6
-	VPSHUFB Z6, Z27, Z6
-	VPANDQ Z6, Z5, Z5         // special: the classes all three lookups share
-	VPCMPUB $5, Z29, Z3, K5
-	VPCMPUB $5, Z30, Z4, K6
-	KORQ K5, K6, K5           // must continue a 3- or 4-byte sequence
-	VPMOVB2M Z5, K6
-	KXORQ K5, K6, K5
-	VPADDB Z5, Z5, Z6
-	VPTESTMB Z6, Z6, K6
-	KORQ K5, K6, K7           // flagged: special ^ must != 0
-	VPCMPUB $1, Z31, Z0, K6
-	KANDQ K4, K6, K0          // continuation bytes
-
-runUTF8Done:
-	VMOVDQU64 Z0, Z24
-	// The bytes a backslash escapes (escapedBytes): DX, and the carry into
-	// the next block: R12.
-	ESCAPED(runEscaped)
-
-runEscaped:
-	KMOVQ K1, BX
-	ANDNQ BX, DX, BX          // quotes that end the string
-	KMOVQ K3, AX
-	ORQ AX, BX
-	KMOVQ K7, AX
-	ORQ AX, BX                // stops: quotes, control bytes, UTF-8 errors
-	CMPB stopBackslash+16(FP), $0
-	JEQ runStopsSoFar
-	KMOVQ K2, AX
-	ORQ AX, BX                // and backslashes
-
-runStopsSoFar:
-	XORQ R14, R14             // need: the bytes that must be hex digits
-	XORQ R15, R15             // needHex for the next block
-	MOVQ DX, AX
-	ORQ R10, AX
-	JZ runStops
-
-	// Escapes: the byte after a backslash must be one that may follow it,
-	// and the four after \u hex digits.
-	VPCMPEQB Z13, Z0, K3      // '/'
-	KORQ K1, K3, K3
-	KORQ K2, K3, K3
-	ORBYTE(Z14, K3) // 'b'
-	ORBYTE(Z15, K3) // 'f'
-	ORBYTE(Z16, K3) // 'n'
-	ORBYTE(Z17, K3) // 'r'
-	ORBYTE(Z18, K3) // 't'
-	VPCMPEQB Z19, Z0, K5      // 'u'
-	KORQ K5, K3, K3           // the bytes that may follow a backslash
-	VPSUBB Z20, Z0, Z2
-	VPCMPUB $1, Z21, Z2, K4   // '0' to '9'
-	VPORQ Z12, Z0, Z1
-	VPSUBB Z22, Z1, Z2
-	VPCMPUB $1, Z23, Z2, K6   // 'a' to 'f' and 'A' to 'F'
-	KORQ K4, K6, K4           // hex digits
-
-	KMOVQ K3, AX
-	ANDNQ DX, AX, AX
-	ORQ AX, BX                // escaped bytes that may not be
-	KMOVQ K5, AX
-	ANDQ DX, AX               // u: the escaped 'u's
-	MOVQ R10, R14
-	LEAQ (AX)(AX*1), R13
-	ORQ R13, R14
-	LEAQ (AX*4), R13
-	ORQ R13, R14
-	LEAQ (AX*8), R13
-	ORQ R13, R14
-	MOVQ AX, R13
-	SHLQ $4, R13
-	ORQ R13, R14              // need
-	KMOVQ K4, R13
-	ANDNQ R14, R13, R13
-	ORQ R13, BX               // digits of \u escapes that are not hex
-	MOVQ AX, R15
-	SHRQ $60, R15
-	MOVQ AX, R13
-	SHRQ $61, R13
-	ORQ R13, R15
-	MOVQ AX, R13
-	SHRQ $62, R13
-	ORQ R13, R15
-	SHRQ $63, AX
-	ORQ AX, R15               // needHex for the next block
-
-runStops:
-	ORQ DX, R14
-	KMOVQ K0, AX
-	ORQ AX, R14
-	NOTQ R14                  // the bytes that start a character
-	MOVQ SI, AX
-	SUBQ DI, AX               // the block's index
-	TESTQ BX, BX
-	JNZ runStop
-	BSRQ R14, R13
-	JZ runNext
-	LEAQ (AX)(R13*1), R11
-runNext:
-	MOVQ R12, R9
-	MOVQ R15, R10
-	ADDQ $64, SI
-	DECQ CX
-	JMP run
-
-runStop:
-	// The last start at or before the first stop; before it when the check
-	// of UTF-8 flagged it.
-	TZCNTQ BX, BX
-	KMOVQ K7, R13
-	BTQ BX, R13
-	INCQ BX
-	SBBQ $0, BX
-	BZHIQ BX, R14, R14
-	BSRQ R14, R13
-	JZ runEnd
-	LEAQ (AX)(R13*1), R11
-
-runEnd:
-	MOVQ R11, n+24(FP)
-	VZEROUPPER
-	RET
-
-// The UTF-8 lookup tables of stringRunGeneric (utf8Byte1High, utf8Byte1Low,
-// utf8Byte2High), 16 bytes each.
-DATA utf8Byte1High<>+0(SB)/8, $0x0202020202020202
-DATA utf8Byte1High<>+8(SB)/8, $0x4915012180808080
-GLOBL utf8Byte1High<>(SB), RODATA|NOPTR, $16
-DATA utf8Byte1Low<>+0(SB)/8, $0xcbcbcb8b8383a3e7
-DATA utf8Byte1Low<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
-GLOBL utf8Byte1Low<>(SB), RODATA|NOPTR, $16
-DATA utf8Byte2High<>+0(SB)/8, $0x0101010101010101
-DATA utf8Byte2High<>+8(SB)/8, $0x01010101babaaee6
-GLOBL utf8Byte2High<>(SB), RODATA|NOPTR, $16

@@ -6,20 +6,20 @@ import (
 	"testing"
 )
 
-// checkQuietBlocks runs quietBlocks with the kernel and its Go twin on the
-// same input and state, and fails unless both scan, write and carry the same.
-// The twin's out is poisoned past what it writes, the kernel's too: a kernel
-// that writes more than it reports is caught by comparing the whole buffer.
+// checkQuietBlocks runs quietBlocks with the kernel (where the CPU has it)
+// and its Go twin on the same input and state, and fails unless both scan,
+// write and carry the same. The twin's out is poisoned past what it writes,
+// the kernel's too: a kernel that writes more than it reports is caught by
+// comparing the whole buffer.
 func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietState) {
 	t.Helper()
-	run := func(wide bool) (int, int, []byte, quietState) {
-		out := bytes.Repeat([]byte{'#'}, room)
-		s := st
-		n, w := quietBlocks(src, out, copy, wide, &s)
+	run := func(k kernelSet) (n, w int, out []byte, s quietState) {
+		out, s = bytes.Repeat([]byte{'#'}, room), st
+		withKernels(k, func() { n, w = quietBlocks(src, out, copy, &s) })
 		return n, w, out, s
 	}
-	gn, gw, gout, gst := run(true)
-	wn, ww, wout, wst := run(false)
+	gn, gw, gout, gst := run(kernelsAVX512)
+	wn, ww, wout, wst := run(kernelsTwins)
 	if gn != wn || gw != ww || !bytes.Equal(gout, wout) || gst != wst {
 		t.Fatalf("src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
 			src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
@@ -85,13 +85,13 @@ func TestQuietBlocksStops(t *testing.T) {
 		{"BackslashOutsideStringsEscapesQuote", pad(`\"{`) + quiet, 1, 100, false, 0, 128, 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, wide := range []bool{false, true} {
+			eachKernelSet(t, func(t *testing.T) {
 				st := quietState{depth: tc.depth, room: tc.room}
-				n, w := quietBlocks([]byte(tc.src), make([]byte, tc.outCap), tc.copy, wide, &st)
+				n, w := quietBlocks([]byte(tc.src), make([]byte, tc.outCap), tc.copy, &st)
 				if n != tc.n || w != tc.w || st.depth != tc.depthN {
-					t.Errorf("wide %v: n %d w %d depth %d, want %d %d %d", wide, n, w, st.depth, tc.n, tc.w, tc.depthN)
+					t.Errorf("n %d w %d depth %d, want %d %d %d", n, w, st.depth, tc.n, tc.w, tc.depthN)
 				}
-			}
+			})
 			checkQuietBlocks(t, []byte(tc.src), tc.outCap, tc.copy, quietState{depth: tc.depth, room: tc.room})
 		})
 	}
@@ -115,11 +115,28 @@ func TestQuietBlocksLong(t *testing.T) {
 				checkQuietBlocks(t, tc.src, tc.room, copy, quietState{depth: 10, room: 100})
 			}
 			st := quietState{depth: 10, room: 100}
-			n, _ := quietBlocks(tc.src, make([]byte, tc.room), true, true, &st)
+			n, _ := quietBlocks(tc.src, make([]byte, tc.room), true, &st)
 			if want := min(len(tc.src), tc.room, 100000) &^ 63; tc.name != "Quiet" && n != want || tc.name == "Quiet" && n != len(body)&^63 {
 				t.Errorf("scanned %d", n)
 			}
 		})
+	}
+}
+
+// checkQuotedEnd compares quotedEnd under every kernel set with
+// quotedEndBytes.
+func checkQuotedEnd(t testing.TB, b []byte, start int) {
+	t.Helper()
+	want := quotedEndBytes(b, start)
+	for _, k := range kernelSets {
+		if !k.available() {
+			continue
+		}
+		var got int
+		withKernels(k, func() { got = quotedEnd(b, start) })
+		if got != want {
+			t.Fatalf("%s: quotedEnd(%s, %d) = %d, want %d", k.name, clip(b), start, got, want)
+		}
 	}
 }
 
@@ -137,7 +154,7 @@ func quotedEndBytes(src []byte, i int) int {
 }
 
 // TestEscapedQuote compares quotedEnd, with the AVX-512 kernel (where the CPU
-// has it) and with its Go twin, with a byte-at-a-time reference, on random
+// has it), its Go twin and without AVX2, with a byte-at-a-time reference, on random
 // string contents dense in backslashes, among them long runs of escapes that
 // cross blocks and kernel calls.
 func TestEscapedQuote(t *testing.T) {
@@ -167,12 +184,7 @@ func TestEscapedQuote(t *testing.T) {
 		if k%100 == 0 {
 			start = rng.IntN(3)
 		}
-		want := quotedEndBytes(b, start)
-		for _, wide := range []bool{true, false} {
-			if got := quotedEnd(b, start, wide); got != want {
-				t.Fatalf("quotedEnd(%q, %d, wide %v) = %d, want %d", b, start, wide, got, want)
-			}
-		}
+		checkQuotedEnd(t, b, start)
 	}
 	t.Logf("AVX-512 kernel: %v", hasAVX512)
 }

@@ -49,17 +49,14 @@ const (
 // Scanner is the resumable grammar state of one JSON document. The zero value
 // is not ready; call [Scanner.Reset] first.
 type Scanner struct {
-	// Base is the offset in the whole input of the first byte of the current
-	// window; errors add it to their index. The caller sets it per window.
-	Base int64
-	// MaxDepth is the nesting limit that Reset installed.
-	MaxDepth int
-	// MaxToken is the longest string (quotes included) or number accepted,
-	// in bytes; SetMaxToken installs it. Reset makes it unlimited.
-	MaxToken int
-	// Out receives what Value and Scalar copy. The caller lends it its
-	// output buffer for the call and takes it back after.
-	Out []byte
+	offset   int64 // offset in the whole input of the current window's first byte: SetBase
+	maxDepth int   // the nesting limit: Reset
+	maxToken int   // the longest string (quotes included) or number, in bytes: SetMaxToken
+
+	// out is where AppendValue and AppendTrusted append: the caller's dst
+	// for the call, nil between calls. A field rather than a parameter of
+	// the loops, so that they keep their registers for the scan (see value).
+	out []byte
 
 	doc // what Reset clears
 
@@ -71,8 +68,6 @@ type Scanner struct {
 	// line takes to read.
 	layout layout     // Members' memory of how members are laid out
 	heads  *headTable // Members' memory of members, per depth
-
-	knobs // set by tests, kept by Reset
 }
 
 // doc is the grammar state of the document being read.
@@ -86,21 +81,13 @@ type doc struct {
 
 	escaped bool // the current string has held a backslash
 
-	inValue bool // a Value call is under way; it ends when depth returns to valueBase
+	inValue bool // a value scan is under way; it ends when depth returns to base
 	trusted uint8
 	depth   int
-	base    int // depth at which the current Value began
+	base    int // depth at which the current value scan began
 	tdepth  int // bracket depth inside a trusted skip
 
 	tokStart int64 // offset in the input where the current string or number began
-}
-
-// knobs are the Scanner's test switches. The zero value is what runs in
-// production.
-type knobs struct {
-	noKernel bool // run the pure-Go loops where a kernel would run
-	noWide   bool // run the Go twins of the AVX-512 kernels where they would run
-	forceRun bool // str calls stringRun's Go twin even where there is no kernel
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -110,9 +97,15 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	s.Base, s.MaxDepth, s.MaxToken, s.Out = 0, maxDepth, math.MaxInt, nil
+	s.offset, s.maxDepth, s.maxToken, s.out = 0, maxDepth, math.MaxInt, nil
 	s.doc = doc{}
 }
+
+// SetBase tells s the offset in the whole input of the first byte of the
+// windows that the calls after it are given: errors report offsets in the
+// input, and a string or number is measured across windows. Reset sets 0,
+// which is all a document given whole needs.
+func (s *Scanner) SetBase(off int64) { s.offset = off }
 
 // SetMaxToken limits the length of a single string or number to n bytes
 // (0: no limit); a longer one is an error that wraps ErrTokenTooLarge.
@@ -120,16 +113,16 @@ func (s *Scanner) SetMaxToken(n int) {
 	if n <= 0 {
 		n = math.MaxInt
 	}
-	s.MaxToken = n
+	s.maxToken = n
 }
 
 // push opens a container (an object when obj is true) at src[i], or reports
-// that it would go past MaxDepth. Where pushFast cannot, it grows kinds.
+// that it would go past maxDepth. Where pushFast cannot, it grows kinds.
 func (s *Scanner) push(obj bool, i int) error {
 	if s.pushFast(obj) {
 		return nil
 	}
-	if s.depth >= s.MaxDepth {
+	if s.depth >= s.maxDepth {
 		return s.errDepth(i)
 	}
 	s.kinds = append(s.kinds, 0)
@@ -137,12 +130,12 @@ func (s *Scanner) push(obj bool, i int) error {
 	return nil
 }
 
-// pushFast is push where the depth is below MaxDepth and kinds has the
-// container's bit, small enough to inline in Value's loop and in Open: it
+// pushFast is push where the depth is below maxDepth and kinds has the
+// container's bit, small enough to inline in value's loop and in Open: it
 // reports whether it could, and push does the rest.
 func (s *Scanner) pushFast(obj bool) bool {
 	d := s.depth
-	if d >= s.MaxDepth || d>>6 >= len(s.kinds) {
+	if d >= s.maxDepth || d>>6 >= len(s.kinds) {
 		return false
 	}
 	if obj {
@@ -264,7 +257,7 @@ func (s *Scanner) Next(src []byte, i int) (Token, int, error) {
 		}
 		i = j
 		t = Token{Kind: k, Start: i}
-		s.tokStart = s.Base + int64(i)
+		s.tokStart = s.offset + int64(i)
 		switch k {
 		case ObjectStart, ArrayStart:
 			if err := s.push(k == ObjectStart, i); err != nil {
@@ -350,39 +343,29 @@ func (s *Scanner) End(i int) error {
 func (s *Scanner) Small() bool { return cap(s.kinds) <= 1024 }
 
 // Scalar consumes the string, number or literal that starts at src[i] (after
-// Peek or Members), copying it to s.Out when copy is true, when it ends inside
-// the window. Otherwise it consumes nothing and returns done false: the caller
-// goes on with Value, which resumes across windows and reports errors.
-func (s *Scanner) Scalar(src []byte, i int, copy bool) (int, bool) {
-	return s.scalar(src, i, copy, false)
-}
-
-// ScalarTrusted is Scalar for the trusted mode: it takes a scalar only where
-// [Scanner.SkipTrusted] and [Scanner.CopyTrusted] would end it too, so that
-// taking it here or with them gives the same verdict whatever the split
-// (SPEC S1). They end a string at the first quote no backslash escapes,
-// checking nothing else, and a number or literal at the first ',', '}', ']'
-// or whitespace: so that byte must follow it in the window. Otherwise the
-// caller goes on with them.
-func (s *Scanner) ScalarTrusted(src []byte, i int, copy bool) (int, bool) {
-	return s.scalar(src, i, copy, true)
-}
-
-func (s *Scanner) scalar(src []byte, i int, copy, trusted bool) (int, bool) {
+// Peek or Members) when it ends inside the window, and returns the index
+// after it and true: the caller copies src[i:end] if it keeps it. Otherwise
+// it consumes nothing and returns i and false: the caller goes on with
+// SkipValue or AppendValue, which resume across windows and report errors.
+//
+// In trusted mode it takes a scalar only where [Scanner.SkipTrusted] and
+// [Scanner.AppendTrusted] would end it too, so that taking it here or with
+// them gives the same verdict whatever the split (SPEC S1). They end a
+// string at the first quote no backslash escapes, checking nothing else, and
+// a number or literal at the first ',', '}', ']' or whitespace: so that byte
+// must follow it in the window.
+func (s *Scanner) Scalar(src []byte, i int, trusted bool) (int, bool) {
 	j := s.scalarEnd(src, i, trusted)
 	if j == 0 {
 		return i, false
 	}
 	s.state = s.after()
-	if copy {
-		s.Out = append(s.Out, src[i:j]...)
-	}
 	return j, true
 }
 
 // scalarEnd returns the index after the scalar that starts at src[i] when it
 // may be taken whole from the window, and 0 otherwise: a valid scalar no
-// longer than MaxToken; in trusted mode, one that ends where the trusted scans
+// longer than maxToken; in trusted mode, one that ends where the trusted scans
 // end it. They end a string at the first quote no backslash escapes, checking
 // nothing else, and a number or literal at the first ',', '}', ']' or
 // whitespace, which must then follow it in the window.
@@ -394,7 +377,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
 			j++
 		} else if trusted {
-			j = quotedEnd(src, j, !s.noWide)
+			j = quotedEnd(src, j)
 		} else {
 			j, _ = s.stringRest(src, j)
 		}
@@ -410,8 +393,8 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 			return 0
 		}
 	}
-	if j-i > s.MaxToken {
-		return 0 // too long: Value or the trusted scans report it
+	if j-i > s.maxToken {
+		return 0 // too long: value or the trusted scans report it
 	}
 	return j
 }
@@ -419,7 +402,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 // stringRest returns the index after the valid string whose content goes on
 // at src[j], where plainEnd stopped short of a closing quote, when it ends
 // inside the window, and 0 otherwise, leaving the scanner's string state as
-// it found it: then Value or Next read it again, to report the error or to go
+// it found it: then value or Next read it again, to report the error or to go
 // on in the next window. It also reports whether the string holds a
 // backslash escape.
 func (s *Scanner) stringRest(src []byte, j int) (int, bool) {
@@ -445,26 +428,26 @@ func (s *Scanner) AtKey() bool {
 }
 
 // CheckToken reports a token, begun at s.tokStart, that already runs past
-// MaxToken at src[i] of the current window. The error's offset is where the
+// maxToken at src[i] of the current window. The error's offset is where the
 // token crossed the limit, whatever the window, so that every split of the
 // input gives the same error.
 func (s *Scanner) CheckToken(i int) error {
-	if s.Base+int64(i)-s.tokStart <= int64(s.MaxToken) {
+	if s.offset+int64(i)-s.tokStart <= int64(s.maxToken) {
 		return nil
 	}
 	return s.errLimit()
 }
 
 func (s *Scanner) errLimit() error {
-	return &Error{Offset: s.tokStart + int64(s.MaxToken), Msg: "a string or number longer than " + strconv.Itoa(s.MaxToken) + " bytes", Err: ErrTokenTooLarge}
+	return &Error{Offset: s.tokStart + int64(s.maxToken), Msg: "a string or number longer than " + strconv.Itoa(s.maxToken) + " bytes", Err: ErrTokenTooLarge}
 }
 
 // tokenTooLong reports a token that began at src[start] and ends at src[end].
 func (s *Scanner) tokenTooLong(start, end int) error {
-	if end-start <= s.MaxToken {
+	if end-start <= s.maxToken {
 		return nil
 	}
-	s.tokStart = s.Base + int64(start)
+	s.tokStart = s.offset + int64(start)
 	return s.errLimit()
 }
 
@@ -477,13 +460,13 @@ func (s *Scanner) TokenOpen() bool {
 
 // tokenErr returns err, an error inside the string or number that began at
 // start (an offset in the input), or the limit error instead when the token
-// had already run past MaxToken before err's offset: the error that comes
+// had already run past maxToken before err's offset: the error that comes
 // first in the input, as streaming a byte at a time finds it.
 func (s *Scanner) tokenErr(err error, start int64) error {
-	if s.MaxToken == math.MaxInt {
+	if s.maxToken == math.MaxInt {
 		return err
 	}
-	if te, ok := err.(*Error); ok && te.Offset > start+int64(s.MaxToken) {
+	if te, ok := err.(*Error); ok && te.Offset > start+int64(s.maxToken) {
 		s.tokStart = start
 		return s.errLimit()
 	}

@@ -18,8 +18,8 @@ import (
 // string, so utf8.Valid on the whole document is the missing half.)
 func oracle(doc []byte) bool { return json.Valid(doc) && utf8.Valid(doc) }
 
-// byValue scans doc as one top-level value with Peek and Value, window by
-// window, and returns the compacted copy.
+// byValue scans doc as one top-level value with Peek and SkipValue or
+// AppendValue, window by window, and returns the compacted copy.
 func byValue(doc []byte, window int, copy bool) ([]byte, error) {
 	var s Scanner
 	s.Reset(0)
@@ -27,7 +27,7 @@ func byValue(doc []byte, window int, copy bool) ([]byte, error) {
 	started, done := false, false
 	for off := 0; off < len(doc); off += window {
 		w := doc[off:min(off+window, len(doc))]
-		s.Base = int64(off)
+		s.SetBase(int64(off))
 		i := 0
 		for i < len(w) {
 			var err error
@@ -41,15 +41,17 @@ func byValue(doc []byte, window int, copy bool) ([]byte, error) {
 				}
 				started = true
 			}
-			s.Out = out
-			i, done, err = s.Value(w, i, copy)
-			out = s.Out
+			if copy {
+				out, i, done, err = s.AppendValue(out, w, i)
+			} else {
+				i, done, err = s.SkipValue(w, i)
+			}
 			if err != nil {
 				return out, err
 			}
 		}
 	}
-	s.Base = 0
+	s.SetBase(0)
 	return out, s.End(len(doc))
 }
 
@@ -61,7 +63,7 @@ func byToken(doc []byte, window int) ([]byte, error) {
 	var out []byte
 	for off := 0; off < len(doc); off += window {
 		w := doc[off:min(off+window, len(doc))]
-		s.Base = int64(off)
+		s.SetBase(int64(off))
 		for i := 0; i < len(w); {
 			t, j, err := s.Next(w, i)
 			if err != nil {
@@ -74,7 +76,7 @@ func byToken(doc []byte, window int) ([]byte, error) {
 			i = j
 		}
 	}
-	s.Base = 0
+	s.SetBase(0)
 	return out, s.End(len(doc))
 }
 
@@ -96,9 +98,11 @@ func suiteFiles(t *testing.T) map[string][]byte {
 
 // TestAgainstOracle checks every JSONTestSuite file, and damaged variants of
 // the valid ones, with both ways of scanning at several window sizes: valid
-// exactly when the standard library says so, and Value's copy is
+// exactly when the standard library says so, and AppendValue's copy is
 // json.Compact's output.
-func TestAgainstOracle(t *testing.T) {
+func TestAgainstOracle(t *testing.T) { eachKernelSet(t, testAgainstOracle) }
+
+func testAgainstOracle(t *testing.T) {
 	docs := suiteFiles(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, doc := range docs {
@@ -129,9 +133,9 @@ func TestAgainstOracle(t *testing.T) {
 		for _, window := range []int{1, 2, 3, 5, 8, 13, len(doc) + 1} {
 			out, err := byValue(doc, window, true)
 			if (err == nil) != want {
-				t.Errorf("%s: Value at window %d: err %v, valid %v", name, window, err, want)
+				t.Errorf("%s: AppendValue at window %d: err %v, valid %v", name, window, err, want)
 			} else if want && !bytes.Equal(out, compact.Bytes()) {
-				t.Errorf("%s: Value at window %d copied %q, want %q", name, window, out, compact.Bytes())
+				t.Errorf("%s: AppendValue at window %d copied %q, want %q", name, window, out, compact.Bytes())
 			}
 			if _, err := byToken(doc, window); (err == nil) != want {
 				t.Errorf("%s: Next at window %d: err %v, valid %v", name, window, err, want)
@@ -142,7 +146,9 @@ func TestAgainstOracle(t *testing.T) {
 
 // TestErrorOffsets checks that errors point at the byte at fault, at every
 // window size.
-func TestErrorOffsets(t *testing.T) {
+func TestErrorOffsets(t *testing.T) { eachKernelSet(t, testErrorOffsets) }
+
+func testErrorOffsets(t *testing.T) {
 	for _, c := range []struct {
 		doc    string
 		offset int64
@@ -303,7 +309,7 @@ func TestRuneLen(t *testing.T) {
 }
 
 // valueEnd returns the offset where the top-level value of doc ends, scanned
-// with Value, or with SkipTrusted, at the given window size.
+// with SkipValue, or with SkipTrusted, at the given window size.
 func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
 	var s Scanner
 	s.Reset(0)
@@ -323,7 +329,7 @@ func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
 			if trusted {
 				i, done, err = s.SkipTrusted(w, i)
 			} else {
-				i, done, err = s.Value(w, i, false)
+				i, done, err = s.SkipValue(w, i)
 			}
 			if err != nil {
 				t.Fatalf("%q: %v", doc, err)
@@ -338,7 +344,9 @@ func valueEnd(t *testing.T, doc []byte, window int, trusted bool) int {
 
 // TestTrustedSkip checks that on valid input a trusted skip ends exactly where
 // a validating one does, at every window size.
-func TestTrustedSkip(t *testing.T) {
+func TestTrustedSkip(t *testing.T) { eachKernelSet(t, testTrustedSkip) }
+
+func testTrustedSkip(t *testing.T) {
 	n := 0
 	for name, doc := range suiteFiles(t) {
 		k := valueKind[firstNonSpace(doc)]
@@ -372,7 +380,9 @@ func firstNonSpace(doc []byte) byte {
 // valid sequences, the edges of each lead byte's range, broken, cut and stray
 // bytes, and broken and cut escapes, in values and keys, against the oracle,
 // with the same verdict and error at every window.
-func TestMultibyteRuns(t *testing.T) {
+func TestMultibyteRuns(t *testing.T) { eachKernelSet(t, testMultibyteRuns) }
+
+func testMultibyteRuns(t *testing.T) {
 	pieces := []string{
 		"a", "é", "ß", "\u07ff", "\u0800", "日本語", "\ud7ff", "\ue000", "\uffff", "😋", "\U0010ffff",
 		"\xc2\x80", "\xdf\xbf", "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf",

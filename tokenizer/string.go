@@ -37,7 +37,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			s.escaped = true
 			// Escaped text: 64 bytes at a time where there is a kernel.
 			if s.runs(src, i) {
-				if n := stringRun(src[i:], false, !s.noWide); n > 0 {
+				if n := stringRun(src[i:], false); n > 0 {
 					i += n
 					continue
 				}
@@ -76,7 +76,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 		default:
 			// Text in most scripts: 64 bytes at a time where there is a kernel.
 			if s.runs(src, i) {
-				if n := stringRun(src[i:], !s.escaped, !s.noWide); n > 0 {
+				if n := stringRun(src[i:], !s.escaped); n > 0 {
 					i += n
 					continue
 				}
@@ -120,7 +120,7 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 // runs reports whether str hands the content from src[i] to stringRun: a
 // whole block remains, and the AVX-512 kernel runs (tests: or its twin).
 func (s *Scanner) runs(src []byte, i int) bool {
-	return i+64 <= len(src) && (hasAVX512 || s.forceRun) && !s.noKernel
+	return i+64 <= len(src) && (hasAVX512 || forceTwins)
 }
 
 // plainEnd returns the index of the first byte at or after i that is not

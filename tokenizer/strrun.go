@@ -123,7 +123,7 @@ const (
 
 // utf8Byte1High, utf8Byte1Low and utf8Byte2High are the lookup tables, by
 // the high and low nibble of the first byte of a pair and the high nibble of
-// the second. The kernel holds the same 48 bytes (quiet_amd64.s).
+// the second. The kernel holds the same 48 bytes (strrun_amd64.s).
 var (
 	utf8Byte1High = [16]byte{
 		u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong, u8TooLong,

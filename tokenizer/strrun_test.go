@@ -63,9 +63,11 @@ func checkStringRun(t testing.TB, src []byte) {
 	t.Helper()
 	for _, stop := range []bool{false, true} {
 		want := stringRunBytes(src, stop)
-		for _, wide := range []bool{true, false} {
-			if got := stringRun(src, stop, wide); got != want {
-				t.Fatalf("stringRun(%s, stopBackslash %v, wide %v) = %d, want %d", clip(src), stop, wide, got, want)
+		for _, k := range []kernelSet{kernelsAVX512, kernelsTwins} {
+			var got int
+			withKernels(k, func() { got = stringRun(src, stop) })
+			if got != want {
+				t.Fatalf("%s: stringRun(%s, stopBackslash %v) = %d, want %d", k.name, clip(src), stop, got, want)
 			}
 		}
 	}
@@ -127,27 +129,41 @@ func TestStringRun(t *testing.T) {
 	t.Logf("AVX-512 kernel: %v", hasAVX512)
 }
 
-// valueRuns reads doc as one value with Value, in windows cut by splits as
-// eachWindow does, and returns where the value ended, the copy and the
-// error. run says whether str checks escaped and non-ASCII text with
-// stringRun (kernel or twin, wide) or a byte at a time.
-func valueRuns(doc, splits []byte, copy, run, wide bool) (int, []byte, error) {
+// valueRuns reads doc as one value with SkipValue or AppendValue, in windows
+// cut by splits as eachWindow does, and returns where the value ended, the
+// copy and the error. Under kernelsNone, str checks escaped and non-ASCII
+// text a byte at a time; under the others, with stringRun (kernel or twin).
+func valueRuns(doc, splits []byte, copy bool, k kernelSet) (end int, out []byte, err error) {
+	withKernels(k, func() { end, out, err = valueRunsNow(doc, splits, copy) })
+	return end, out, err
+}
+
+func valueRunsNow(doc, splits []byte, copy bool) (int, []byte, error) {
 	var s Scanner
-	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
 	s.Reset(0)
-	return scanRun(&s, doc, splits, 0, func(w []byte) (int, bool, error) { return s.Value(w, 0, copy) })
+	return scanRun(&s, doc, splits, 0, func(out, w []byte) ([]byte, int, bool, error) {
+		if copy {
+			return s.AppendValue(out, w, 0)
+		}
+		i, done, err := s.SkipValue(w, 0)
+		return out, i, done, err
+	})
 }
 
 // tokensRun reads doc token by token with Next, in windows cut by splits
-// as valueRuns does, and returns what it read: every token's kind, place,
-// key and escape flags, and the error.
-func tokensRun(doc, splits []byte, run, wide bool) string {
+// as valueRuns does, under kernel set k, and returns what it read: every
+// token's kind, place, key and escape flags, and the error.
+func tokensRun(doc, splits []byte, k kernelSet) (got string) {
+	withKernels(k, func() { got = tokensRunNow(doc, splits) })
+	return got
+}
+
+func tokensRunNow(doc, splits []byte) string {
 	var s Scanner
-	s.noKernel, s.forceRun, s.noWide = !run, run, !wide
 	s.Reset(0)
 	var b bytes.Buffer
 	eachWindow(doc, splits, func(off int, w []byte) bool {
-		s.Base = int64(off)
+		s.SetBase(int64(off))
 		for i := 0; i < len(w); {
 			tok, j, err := s.Next(w, i)
 			if err != nil {
@@ -170,22 +186,23 @@ func tokensRun(doc, splits []byte, run, wide bool) string {
 // and Next the same tokens.
 func checkValueRuns(t testing.TB, doc, splits []byte) {
 	t.Helper()
+	runSets := []kernelSet{kernelsAVX512, kernelsTwins}
 	for _, sp := range [][]byte{nil, splits} {
-		want := tokensRun(doc, sp, false, false)
-		for _, wide := range []bool{true, false} {
-			if got := tokensRun(doc, sp, true, wide); got != want {
-				t.Fatalf("splits %v wide %v: doc %s\nrun:  %s\nbyte: %s", sp, wide, clip(doc), clip([]byte(got)), clip([]byte(want)))
+		want := tokensRun(doc, sp, kernelsNone)
+		for _, k := range runSets {
+			if got := tokensRun(doc, sp, k); got != want {
+				t.Fatalf("splits %v %s: doc %s\nrun:  %s\nbyte: %s", sp, k.name, clip(doc), clip([]byte(got)), clip([]byte(want)))
 			}
 		}
 	}
 	for _, copy := range []bool{false, true} {
 		for _, sp := range [][]byte{nil, splits} {
-			wantEnd, wantOut, wantErr := valueRuns(doc, sp, copy, false, false)
-			for _, wide := range []bool{true, false} {
-				end, out, err := valueRuns(doc, sp, copy, true, wide)
+			wantEnd, wantOut, wantErr := valueRuns(doc, sp, copy, kernelsNone)
+			for _, k := range runSets {
+				end, out, err := valueRuns(doc, sp, copy, k)
 				if end != wantEnd || !bytes.Equal(out, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-					t.Fatalf("copy %v splits %v wide %v: doc %s\nrun:  %d %s %v\nbyte: %d %s %v",
-						copy, sp, wide, clip(doc), end, clip(out), err, wantEnd, clip(wantOut), wantErr)
+					t.Fatalf("copy %v splits %v %s: doc %s\nrun:  %d %s %v\nbyte: %d %s %v",
+						copy, sp, k.name, clip(doc), end, clip(out), err, wantEnd, clip(wantOut), wantErr)
 				}
 			}
 		}

@@ -15,7 +15,7 @@ const (
 )
 
 // endsTrustedScalar reports whether c ends a number or literal in a trusted
-// scan: ',', '}', ']' or whitespace. [Scanner.ScalarTrusted] relies on it too.
+// scan: ',', '}', ']' or whitespace. [Scanner.Scalar] relies on it too.
 func endsTrustedScalar(c byte) bool {
 	return c == ',' || c == '}' || c == ']' || space[c]
 }
@@ -27,28 +27,53 @@ func escapableOutside(c byte) bool { return c == '"' || c == '\\' }
 
 // SkipTrusted consumes one whole value checking only string quoting and
 // bracket nesting (SPEC V4): for inputs known to be valid. Like
-// [Scanner.Value] it starts at a value's first byte (after Peek) or resumes
-// the value left unfinished. Nesting beyond MaxDepth is still an error.
+// [Scanner.SkipValue] it starts at a value's first byte (after Peek) or
+// resumes the value left unfinished. Nesting beyond the limit is still an
+// error.
 func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
 	return s.trustedScan(src, i, false)
 }
 
-// CopyTrusted is SkipTrusted that also appends the value to s.Out without
-// the whitespace outside its strings: for valid input, the same bytes as
-// Value's copy.
-func (s *Scanner) CopyTrusted(src []byte, i int) (int, bool, error) {
-	return s.trustedScan(src, i, true)
+// AppendTrusted is SkipTrusted that also appends the value to dst without
+// the whitespace outside its strings, and returns the extended dst: for
+// valid input, the same bytes as AppendValue's.
+func (s *Scanner) AppendTrusted(dst, src []byte, i int) ([]byte, int, bool, error) {
+	s.out = dst
+	i, done, err := s.trustedScan(src, i, true)
+	dst, s.out = s.out, nil
+	return dst, i, done, err
 }
 
-// WideCopy reports whether CopyTrusted copies 64 bytes at a time, with the
-// AVX-512 kernel: then a value checked by Value and copied by CopyTrusted
-// costs less than one that Value copies, where whitespace between its tokens
-// is dense. Where it is false, CopyTrusted reads a word at a time.
+// WideCopy reports whether AppendTrusted copies 64 bytes at a time, with the
+// AVX-512 kernel: then a value checked by SkipValue and copied by
+// AppendTrusted costs less than one that AppendValue copies, where
+// whitespace between its tokens is dense. Where it is false, AppendTrusted
+// reads a word at a time.
 func WideCopy() bool { return hasAVX512 }
 
-// trustedScan is SkipTrusted and CopyTrusted: one loop that looks, a word at
-// a time, only for the bytes that matter: quotes and backslashes inside
-// strings; quotes, brackets (and whitespace, when copying) outside.
+// trustedScan is SkipTrusted, and AppendTrusted (appending to s.out) when
+// copy is true: one loop that looks, a word at a time, only for the bytes
+// that matter: quotes and backslashes inside strings; quotes, brackets (and
+// whitespace, when copying) outside.
+//
+// Its states (s.trusted between calls), what each looks for, and where it
+// goes:
+//
+//	tsStart    the value's first byte: '{' or '[' outside, '"' inString,
+//	           else a number or literal, tsScalar
+//	tsScalar   the byte that ends a number or literal (',', '}', ']' or
+//	           whitespace): done
+//	inString   (tsString) the closing quote, a backslash skipping the byte
+//	           after it; then done for a string alone, else outside; with
+//	           64 bytes left and the kernels on, blocks
+//	outside    (tsOutside) a quote (inString), a bracket (the depth; done
+//	           when it returns to 0), whitespace to drop when copying; with
+//	           64 bytes left and the kernels on, blocks
+//	blocks     64 bytes a step, quiet runs by quietBlocks, others a bracket
+//	           at a time: done where the value ends, else inString or
+//	           outside for the last bytes
+//	done       the value ended: the run copied, the state reset
+//	window     the window ended: the state kept for the next call
 func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	run := i
 	depth := s.tdepth
@@ -56,7 +81,7 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	// of quiet blocks by quietBlocks (one AVX-512 call for many), the others
 	// a bracket at a time. Not when strings must be measured
 	// (WithMaxTokenSize), which the byte loops do.
-	useBlocks := hasAVX2 && s.MaxToken == math.MaxInt && !s.noKernel
+	useBlocks := hasAVX2 && s.maxToken == math.MaxInt
 	var inStr bool
 	var st quietState // the block scan's state
 	switch s.trusted {
@@ -64,10 +89,10 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 		if i >= len(src) {
 			return i, false, nil
 		}
-		s.tokStart = s.Base + int64(i)
+		s.tokStart = s.offset + int64(i)
 		switch src[i] {
 		case '{', '[':
-			if s.depth >= s.MaxDepth {
+			if s.depth >= s.maxDepth {
 				return i, false, s.errDepth(i)
 			}
 			depth = 1
@@ -170,7 +195,7 @@ outside:
 		}
 		switch c := src[i]; c {
 		case '"':
-			s.tokStart = s.Base + int64(i)
+			s.tokStart = s.offset + int64(i)
 			i++
 			goto inString
 		case '\\':
@@ -186,7 +211,7 @@ outside:
 				i++
 			}
 		case '{', '[':
-			if s.depth+depth >= s.MaxDepth {
+			if s.depth+depth >= s.maxDepth {
 				return i, false, s.errDepth(i)
 			}
 			depth++
@@ -199,7 +224,7 @@ outside:
 			if c <= ' ' && copy {
 				// Whitespace, or a control byte that valid JSON has none of here:
 				// dropped alike, as the block scan does.
-				s.Out = append(s.Out, src[run:i]...)
+				s.out = append(s.out, src[run:i]...)
 				for i < len(src) && src[i] <= ' ' {
 					i++
 				}
@@ -215,7 +240,7 @@ blocks:
 	// masks give the bytes a backslash escapes, hence the real quotes, hence
 	// (by a prefix XOR) the bytes inside strings, hence the brackets and the
 	// whitespace outside them.
-	st = quietState{depth: depth, room: s.MaxDepth - s.depth}
+	st = quietState{depth: depth, room: s.maxDepth - s.depth}
 	if inStr {
 		st.inStr = ^uint64(0)
 	}
@@ -223,13 +248,13 @@ blocks:
 		// Most blocks need no closer look: quietBlocks takes runs of them.
 		var n int
 		if copy {
-			s.Out = append(s.Out, src[run:i]...)
+			s.out = append(s.out, src[run:i]...)
 			var w int
-			n, w = quietBlocks(src[i:], s.Out[len(s.Out):cap(s.Out)], true, !s.noWide, &st)
-			s.Out = s.Out[:len(s.Out)+w]
+			n, w = quietBlocks(src[i:], s.out[len(s.out):cap(s.out)], true, &st)
+			s.out = s.out[:len(s.out)+w]
 			run = i + n
 		} else {
-			n, _ = quietBlocks(src[i:], nil, false, !s.noWide, &st)
+			n, _ = quietBlocks(src[i:], nil, false, &st)
 		}
 		if i += n; i+64 > len(src) {
 			break
@@ -265,7 +290,7 @@ blocks:
 			for ws != 0 {
 				k := bits.TrailingZeros64(ws)
 				n := bits.TrailingZeros64(^(ws >> k)) // length of the run
-				s.Out = appendRun(s.Out, src, run, i+k, limit)
+				s.out = appendRun(s.out, src, run, i+k, limit)
 				run = i + k + n
 				if k+n >= 64 {
 					break
@@ -303,7 +328,7 @@ blocks:
 
 done:
 	if copy {
-		s.Out = append(s.Out, src[run:i]...)
+		s.out = append(s.out, src[run:i]...)
 	}
 	s.trusted, s.tdepth = tsStart, 0
 	s.state = s.after()
@@ -311,7 +336,7 @@ done:
 
 window:
 	if copy {
-		s.Out = append(s.Out, src[run:i]...)
+		s.out = append(s.out, src[run:i]...)
 	}
 	s.tdepth = depth
 	return i, false, nil

@@ -166,7 +166,7 @@ const (
 )
 
 // selector writes the value that a JSON Pointer names in a document, as the
-// document streams by a window at a time: compact, as Scanner.Value copies
+// document streams by a window at a time: compact, as Scanner.AppendValue copies
 // it; for an array with a range, only the elements in range. It validates
 // what it reads, and reads no further than the selection's end.
 //
@@ -224,7 +224,7 @@ func (s *selector) run(ctx context.Context, r io.Reader, size int) error {
 		}
 		n, rerr := io.ReadFull(r, buf)
 		if n > 0 {
-			s.sc.Base = base
+			s.sc.SetBase(base)
 			if err := s.window(buf[:n]); err != nil {
 				return err
 			}
@@ -273,7 +273,7 @@ func (s *selector) window(src []byte) error {
 			s.readKey(src[t.Start:t.End], t.More)
 		case selSkip, selRangeSkip:
 			var done bool
-			i, done, err = s.sc.Value(src, i, false)
+			i, done, err = s.sc.SkipValue(src, i)
 			if err == nil && done {
 				if s.state == selSkip {
 					s.state = selFind
@@ -283,10 +283,7 @@ func (s *selector) window(src []byte) error {
 			}
 		case selCopy, selRangeCopy:
 			var done bool
-			s.sc.Out = s.out[:0]
-			i, done, err = s.sc.Value(src, i, true)
-			s.out = s.sc.Out
-			s.sc.Out = nil
+			s.out, i, done, err = s.sc.AppendValue(s.out[:0], src, i)
 			if err == nil {
 				err = s.write(s.out)
 			}

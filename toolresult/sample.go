@@ -348,7 +348,7 @@ func (h *hintScan) write(p []byte, last bool) {
 	for i < len(h.buf) && !h.failed {
 		switch {
 		case h.inValue:
-			j, done, err := h.sc.Value(h.buf, i, false)
+			j, done, err := h.sc.SkipValue(h.buf, i)
 			if err != nil {
 				h.failed = true
 			}

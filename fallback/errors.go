@@ -1,0 +1,100 @@
+package fallback
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// DepthError is a Go value nested deeper than ValueOptions.MaxDepth allows
+// (SPEC V2), such as a cycle of pointers: what Append would reject in the
+// value's encoding. It wraps tokenizer.ErrMaxDepth.
+type DepthError struct {
+	Limit   int    // the limit, ValueOptions.MaxDepth
+	Pointer string // JSON Pointer (RFC 6901) of the container past the limit; "" when not known
+	// segs are the pointer's reference tokens, innermost first, gathered as
+	// the error passes up through the containers: only an error pays for
+	// its pointer.
+	segs []string
+}
+
+// Error says what went wrong and where, e.g. `value nested deeper than the
+// limit of 3 (/a/0/0)`, on one line: the pointer is quoted as Go quotes a string
+// (a key's control bytes cannot forge a log line), and a pointer longer than
+// 200 bytes is shortened to its head and tail. Pointer keeps it whole.
+func (e *DepthError) Error() string {
+	msg := "value nested deeper than the limit of " + strconv.Itoa(e.Limit)
+	if e.Pointer == "" {
+		return msg
+	}
+	p := strconv.Quote(e.Pointer)
+	p = p[1 : len(p)-1]
+	if len(p) > 200 {
+		head, tail := p[:100], p[len(p)-100:]
+		for !utf8.ValidString(head) { // a rune cut at the end
+			head = head[:len(head)-1]
+		}
+		for !utf8.ValidString(tail) {
+			tail = tail[1:]
+		}
+		p = head + "…" + tail
+	}
+	return msg + " (" + p + ")"
+}
+
+// Unwrap returns tokenizer.ErrMaxDepth, the limit's sentinel.
+func (e *DepthError) Unwrap() error { return tokenizer.ErrMaxDepth }
+
+// NotObjectError is a value that ValueOptions.Strict rejects: its encoding
+// is not an object (nor an array, under Arrays), so it would pass through
+// unmasked (SPEC B5).
+type NotObjectError struct {
+	First  byte // the encoding's first byte
+	Arrays bool // the Arrays option was on
+}
+
+// Error names the first byte, e.g. `value does not encode to a JSON object:
+// first byte '['`.
+func (e *NotObjectError) Error() string {
+	what := "a JSON object"
+	if e.Arrays {
+		what = "a JSON object or array"
+	}
+	return "value does not encode to " + what + ": first byte " + strconv.QuoteRuneToASCII(rune(e.First))
+}
+
+// under records, on a *DepthError passing up out of a container, the
+// member or element it came from; other errors pass unchanged.
+func under(err error, seg string) error {
+	if de, ok := err.(*DepthError); ok {
+		de.segs = append(de.segs, seg)
+	}
+	return err
+}
+
+// underIndex is under for an array's element i.
+func underIndex(err error, i int) error {
+	if de, ok := err.(*DepthError); ok {
+		de.segs = append(de.segs, strconv.Itoa(i))
+	}
+	return err
+}
+
+// pointerEscaper escapes a reference token of a JSON Pointer (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// finish sets a *DepthError's Pointer from the tokens gathered on its way up.
+func finish(err error) error {
+	if de, ok := err.(*DepthError); ok && len(de.segs) > 0 {
+		var b strings.Builder
+		for _, s := range slices.Backward(de.segs) {
+			b.WriteByte('/')
+			b.WriteString(pointerEscaper.Replace(s))
+		}
+		de.Pointer, de.segs = b.String(), nil
+	}
+	return err
+}

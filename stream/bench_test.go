@@ -1,0 +1,115 @@
+package stream
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jsonmask/jsonmask/compile"
+)
+
+// workload is one entry of bench/testdata/workloads.json: a corpus
+// document, a mask and options.
+type workload struct {
+	Name    string          `json:"name"`
+	File    string          `json:"file"`
+	Mask    json.RawMessage `json:"mask"`
+	Options struct {
+		Arrays bool `json:"arrays"`
+		NDJSON bool `json:"ndjson"`
+	} `json:"options"`
+}
+
+// workloadRunner is a *testing.T or a *testing.B.
+type workloadRunner[T testing.TB] interface {
+	testing.TB
+	Run(name string, f func(T)) bool
+}
+
+// eachWorkload runs f once per workload of the bench module's corpus and
+// mode, as workload=<name>/mode=default|trusted, with its document, program
+// and configuration.
+func eachWorkload[T workloadRunner[T]](tb T, f func(tb T, doc []byte, prog *compile.Program, cfg Config)) {
+	data, err := os.ReadFile("../bench/testdata/workloads.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ws []workload
+	if err := json.Unmarshal(data, &ws); err != nil {
+		tb.Fatal(err)
+	}
+	for _, w := range ws {
+		doc, err := os.ReadFile("../bench/testdata/" + w.File)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		prog, err := compile.Compile(w.Mask, 0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cfg := Config{Arrays: w.Options.Arrays, NDJSON: w.Options.NDJSON}
+		tb.Run("workload="+strings.ReplaceAll(w.Name, "/", "-"), func(tb T) {
+			for _, trusted := range []bool{false, true} {
+				cfg.Trusted = trusted
+				name := "mode=default"
+				if trusted {
+					name = "mode=trusted"
+				}
+				tb.Run(name, func(tb T) { f(tb, doc, prog, cfg) })
+			}
+		})
+	}
+}
+
+// BenchmarkAppend measures Machine.Append over the bench module's workloads:
+// the in-memory path, with a reused Machine and output buffer.
+func BenchmarkAppend(b *testing.B) {
+	eachWorkload(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
+		var m Machine
+		dst := make([]byte, 0, len(doc))
+		b.SetBytes(int64(len(doc)))
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Reset(prog, cfg)
+			var err error
+			if dst, err = m.Append(dst[:0], doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkCopy measures Stream.Copy over the bench module's workloads,
+// through windows of 32 KiB, into io.Discard.
+func BenchmarkCopy(b *testing.B) {
+	eachWorkload(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
+		var s Stream
+		r := &rewindReader{data: doc}
+		b.SetBytes(int64(len(doc)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Reset(prog, cfg, 32<<10)
+			r.pos = 0
+			if _, err := s.Copy(io.Discard, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// rewindReader yields data and can be rewound without allocating.
+type rewindReader struct {
+	data []byte
+	pos  int
+}
+
+func (r *rewindReader) Read(p []byte) (int, error) {
+	if r.pos == len(r.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data[r.pos:])
+	r.pos += n
+	return n, nil
+}
