@@ -13,7 +13,9 @@
 //     note, its schema and a preview. The result then holds one text with
 //     that model text, and structuredContent only when the masked data is
 //     within the budget and an object. A text that is the same JSON as the
-//     payload is dropped: the model gets it once. A masked tool's result
+//     payload is dropped: the model gets it once. A masked tool's other
+//     content items (prose, images) are dropped too: they could carry what
+//     the mask drops. A masked tool's result
 //     that cannot be processed becomes an error result; it is never
 //     forwarded unmasked. (A tool without a mask whose result cannot be
 //     processed, say because the store fails, gets it as it is, with a

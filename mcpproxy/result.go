@@ -60,12 +60,13 @@ type item struct {
 // The result's JSON payload is its structuredContent, or else the first text
 // of its content that starts like a JSON object or array. The tool's mask
 // and section 9 apply to the payload; the rewritten result holds one text
-// content with the model text (after the instructions, if any), the content
-// items that are not the payload nor the same JSON (images, plain text...),
-// and structuredContent with the masked data when it is within the budget
-// and an object. Its other members (isError, _meta, resultType) are kept;
-// for a masked tool, members that MCP does not define are dropped, since
-// they could carry the data past the mask.
+// content with the model text (after the instructions, if any), and
+// structuredContent with the masked data when it is within the budget and
+// an object. A tool without a mask keeps its other content items that are
+// not the same JSON as the payload (images, prose); a masked tool's are
+// dropped, since they could carry what the mask drops. The result's other
+// members (isError, _meta, resultType) are kept; for a masked tool, members
+// that MCP does not define are dropped, for the same reason.
 //
 // The result passes unchanged when it has no payload, when its payload is
 // plaintext (C4), when it is not final (resultType input_required), and when
@@ -141,10 +142,12 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	if payload == nil && !(masked && unknown) {
 		return msg
 	}
+	// A masked tool's rewritten result holds the model text alone (P3):
+	// other items, prose or images, could carry what the mask drops.
 	keep := make([]bool, len(items))
 	for i, it := range items {
-		keep[i] = i != payloadItem
-		if !keep[i] || it.jsonLike == 0 || payload == nil {
+		keep[i] = i != payloadItem && !masked
+		if i == payloadItem || it.jsonLike == 0 || payload == nil {
 			continue
 		}
 		if sameJSON(textBytes(msg, it.text), payload) {
