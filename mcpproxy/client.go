@@ -11,11 +11,11 @@ import (
 // What the proxy cannot read exactly is not forwarded, and is answered
 // with a JSON-RPC error instead: a line that is not valid JSON (a lenient
 // server might still read it as a call whose result would then pass
-// unmasked), a request with two "id", "method" or "params" members or a
-// tools/call with two names (the server might read the other one), a
-// tools/call or tools/list without a string or number id, and a request
-// whose id is in use by one in flight (its result would be taken for the
-// other's).
+// unmasked), a request with two "id", "method" or "params" members, a
+// tools/call with two names or a name that is not a string (the server
+// might read another one), a tools/call or tools/list without a string or
+// number id, and a request whose id is in use by one in flight (its result
+// would be taken for the other's).
 func (s *session) clientLine(ps *parser, line []byte) []byte {
 	switch firstByte(line) {
 	case 0:
@@ -126,7 +126,11 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 			return false
 		}
 		if tn != nil {
-			c.tool, _ = text(line, tn.val)
+			var ok bool
+			if c.tool, ok = text(line, tn.val); !ok {
+				s.replyError(rawID, codeInvalidRequest, "jsonmask: the name of the tool must be a string: not forwarded")
+				return false
+			}
 		}
 		if c.tool == readVariable && s.p.readVar {
 			s.answerRead(rawID, line, pm)

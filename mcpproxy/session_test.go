@@ -132,6 +132,7 @@ func TestClientLines(t *testing.T) {
 		{"Blank", ``, true, ""},
 		{"CRLF", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r", true, ""},
 		{"TwoNames", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"u","name":"m"}}`, false, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"jsonmask: a tools/call with two \"name\" members is ambiguous: not forwarded"}}`},
+		{"NameNotString", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}`, false, `"message":"jsonmask: the name of the tool must be a string: not forwarded"`},
 		{"TwoParams", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"u"},"params":{"name":"m"}}`, false, `"code":-32600`},
 		{"TwoIDs", `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"m"}}`, false, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600`},
 		{"TwoMethods", `{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":{"name":"m"}}`, false, `"code":-32600`},
