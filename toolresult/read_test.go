@@ -183,6 +183,9 @@ func readCorpus(t *testing.T, name string) []byte {
 // TestReadVariableCorpus compares selections of the 2 MB corpus document
 // with encoding/json's view of it, compacted.
 func TestReadVariableCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2 MB document stored and read: seconds under -race; run without -short")
+	}
 	body := readCorpus(t, "conversation_items.json")
 	st := &toolresult.MemStore{}
 	p, _ := toolresult.New(toolresult.WithStore(st), toolresult.WithBudget(500))
