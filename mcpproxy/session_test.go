@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
+
+	"github.com/jsonmask/jsonmask/toolresult"
 )
 
 // canary is in every value the harness's mask drops.
@@ -541,4 +544,47 @@ func FuzzClientLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// blockingStore is a store whose drafts wait for release.
+type blockingStore struct {
+	toolresult.MemStore
+	release chan struct{}
+}
+
+func (b *blockingStore) Create() (toolresult.Draft, error) {
+	<-b.release
+	return b.MemStore.Create()
+}
+
+// TestNotHeldUp: a result being processed does not hold up the messages
+// behind it (SPEC P1); it goes out when it is done.
+func TestNotHeldUp(t *testing.T) {
+	h := newHarness(t)
+	bs := &blockingStore{release: make(chan struct{})}
+	v := h.p.tools["v"]
+	v.proc, _ = v.proc.With(toolresult.WithStore(bs))
+	h.call("1", "v")
+	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
+	note := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after"}}` + "\n"
+	pumped := make(chan struct{})
+	go func() { // the server's pump
+		h.s.serverLine(&h.ps, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`)+"\n"))
+		h.s.serverLine(&h.ps, []byte(note))
+		close(pumped)
+	}()
+	select {
+	case <-pumped:
+	case <-time.After(5 * time.Second):
+		close(bs.release)
+		t.Fatal("the notification waited for the result's processing")
+	}
+	if got := h.out.take(); got != note {
+		t.Fatalf("the client got %q before the result was done, want the notification", got)
+	}
+	close(bs.release)
+	h.s.wait()
+	if got := h.out.take(); !strings.Contains(got, `"id":1,"result":{"content":[{"type":"text","text":"The response (`) {
+		t.Fatalf("then %q", got)
+	}
 }
