@@ -15,6 +15,11 @@
 // compared after JSON unescaping, exactly. The full semantics, rule by rule,
 // are in SPEC.md; errors and comments cite its rule ids (M1, A3, ...).
 //
+// The same mask can be written in the text syntax of Google APIs' fields
+// parameter and of json-mask, "id,user(name,email)" (see [CompileFields]),
+// where "*" stands for every key without an entry of its own; JSON masks read
+// "*" so with [WithWildcards].
+//
 // # Bodies
 //
 // A body whose first byte other than whitespace (after an optional UTF-8
@@ -26,11 +31,14 @@
 //
 // # Entry points
 //
-// [Compile] turns a mask into a [*Mask], immutable and safe for concurrent use.
+// [Compile] turns a mask into a [*Mask], immutable and safe for concurrent use;
+// [CompileFields] does the same from the text syntax.
 // [Mask.Append] masks a body in memory, allocating nothing when dst has room;
 // [Mask.Copy], [Mask.NewReader] and [Mask.NewWriter] mask a stream in memory
 // bounded by a fixed window, whatever the body's size. All of them write the
 // same bytes and reject the same bodies, however the input is split.
+// [Mask.Explain] and [Mask.Paths] tell a mask's author what the mask does to a
+// document, on a path of their own that the masker pays nothing for.
 //
 // # Errors
 //

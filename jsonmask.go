@@ -29,11 +29,11 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := compile.Compile(mask, c.MaxDepth)
+	prog, err := compile.Compile(mask, compile.Options{MaxDepth: c.MaxDepth, Wildcards: c.wildcards})
 	if err != nil {
 		return nil, convertMask(err)
 	}
-	return &Mask{prog: prog, cfg: c, values: fallback.NewValueEncoder(prog)}, nil
+	return newMask(prog, c), nil
 }
 
 // With returns a Mask that shares m's compiled mask and masks with m's
@@ -41,11 +41,15 @@ func Compile(mask []byte, opts ...Option) (*Mask, error) {
 // once can serve routes that differ in options (WithStrict on one,
 // WithArrays on another) without compiling it again. m is unchanged. The
 // mask's own nesting was checked against the limit Compile was given; a
-// smaller WithMaxDepth here limits documents only.
+// smaller WithMaxDepth here limits documents only. WithWildcards, which says
+// how the mask is read, cannot change here: With fails if it would.
 func (m *Mask) With(opts ...Option) (*Mask, error) {
 	c, err := m.cfg.with(opts)
 	if err != nil {
 		return nil, err
+	}
+	if c.wildcards != m.cfg.wildcards {
+		return nil, errWildcardsWith
 	}
 	return &Mask{prog: m.prog, cfg: c, values: m.values}, nil // plans do not depend on options
 }
@@ -64,6 +68,11 @@ func (c config) with(opts []Option) (config, error) {
 		c.bufferSize = DefaultBufferSize
 	}
 	return c, nil
+}
+
+// newMask returns the Mask of a newly compiled prog.
+func newMask(prog *compile.Program, c config) *Mask {
+	return &Mask{prog: prog, cfg: c, values: fallback.NewValueEncoder(prog)}
 }
 
 // MustCompile is like Compile but panics if the mask does not compile. It is

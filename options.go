@@ -13,6 +13,7 @@ import (
 type config struct {
 	stream.Config
 	bufferSize int
+	wildcards  bool // how the mask is read: Compile's, not With's
 }
 
 // DefaultBufferSize is the size of the window that streaming reads and masks

@@ -625,7 +625,7 @@ type valueFunc func(dst []byte, v any) ([]byte, error)
 
 // reference returns fallback.ReferenceValue for mask and opt.
 func reference(t *testing.T, mask []byte, opt fallback.ValueOptions) valueFunc {
-	prog, err := compile.Compile(mask, opt.MaxDepth)
+	prog, err := compile.Compile(mask, compile.Options{MaxDepth: opt.MaxDepth})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,23 +21,30 @@ type Error struct {
 func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
 
+// Options say how a mask is read.
+type Options struct {
+	MaxDepth  int  // bounds the mask's nesting like a document's (0: the default)
+	Wildcards bool // SPEC T2: a key "*" is the wildcard, not a key; text masks always read it so
+}
+
 // member is a key of a mask object as read, before the tries are built.
 type member struct {
 	key    string
 	node   int32 // Keep or a child node
 	offset int64 // offset of the key in the mask
+	wild   bool  // the wildcard: every key without an entry of its own (SPEC T2)
+	pos    int32 // build: its place among its object's members, in mask order
 }
 
 // bom is the UTF-8 byte-order mark, which may begin a mask (SPEC M8).
 const bom = "\xEF\xBB\xBF"
 
 // Compile reads mask, a JSON object (SPEC M1) after an optional UTF-8
-// byte-order mark (M8), and builds its Program. maxDepth bounds the mask's
-// nesting like a document's (0: the default). Offsets in errors count the
+// byte-order mark (M8), and builds its Program. Offsets in errors count the
 // byte-order mark.
-func Compile(mask []byte, maxDepth int) (*Program, error) {
+func Compile(mask []byte, o Options) (*Program, error) {
 	var sc tokenizer.Scanner
-	sc.Reset(maxDepth)
+	sc.Reset(o.MaxDepth)
 	start := 0
 	if strings.HasPrefix(string(mask), bom) {
 		start = len(bom)
@@ -80,7 +87,7 @@ func Compile(mask []byte, maxDepth int) (*Program, error) {
 			scratch = tokenizer.AppendUnescaped(scratch[:0], raw)
 			key = string(scratch)
 		}
-		m := member{key: key, node: Keep, offset: int64(tok.Start)}
+		m := member{key: key, node: Keep, offset: int64(tok.Start), wild: o.Wildcards && key == "*"}
 		ptr := paths[cur] + "/" + EscapePointer(key)
 		val, j, err := sc.Next(mask, i)
 		if err != nil {
@@ -171,14 +178,29 @@ var programs atomic.Uint64
 // build sorts each node's keys, rejects duplicates (SPEC M4) and builds one
 // radix trie per node, iteratively: no recursion on the mask's shape.
 func build(members [][]member, paths []string) (*Program, error) {
-	p := &Program{roots: make([]int32, len(members)), tables: make([]table, len(members)), id: programs.Add(1)}
+	p := &Program{roots: make([]int32, len(members)), tables: make([]table, len(members)),
+		orders: make([]int32, 0, len(members)+1), id: programs.Add(1)}
 	type group struct {
 		lo, hi, pos int
 		state       int32
 	}
 	var stack []group
 	for n, ms := range members {
-		sorted := slices.Clone(ms)
+		// The node's keys, sorted, then its wildcard; each remembers where
+		// the mask wrote it, for Members.
+		sorted := make([]member, 0, len(ms))
+		wild, wildAt := member{}, -1
+		for j, m := range ms {
+			if m.wild {
+				if wildAt >= 0 {
+					return nil, dupError(paths[n], m)
+				}
+				wild, wildAt = m, j
+				continue
+			}
+			m.pos = int32(j)
+			sorted = append(sorted, m)
+		}
 		slices.SortStableFunc(sorted, func(a, b member) int { return strings.Compare(a.key, b.key) })
 		for j := 1; j < len(sorted); j++ {
 			if sorted[j].key == sorted[j-1].key {
@@ -186,17 +208,29 @@ func build(members [][]member, paths []string) (*Program, error) {
 				if sorted[j-1].offset > dup.offset {
 					dup = sorted[j-1]
 				}
-				ptr := paths[n] + "/" + EscapePointer(dup.key)
-				return nil, &Error{Offset: dup.offset, Pointer: ptr,
-					Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
+				return nil, dupError(paths[n], dup)
 			}
 		}
 		base := int32(len(p.entries))
-		for _, m := range sorted {
+		at := make([]int32, len(ms)) // entry of the node's j-th member in mask order
+		for j, m := range sorted {
+			at[m.pos] = base + int32(j)
 			p.entries = append(p.entries, Entry{Key: m.key, Node: m.node})
 			p.maxKey = max(p.maxKey, len(m.key))
 		}
 		p.tables[n] = p.newTable(sorted, base)
+		if wildAt >= 0 {
+			t := &p.tables[n]
+			t.other, p.wild = int32(len(p.entries)), true
+			at[wildAt] = t.other
+			p.entries = append(p.entries, Entry{Key: wild.key, Node: wild.node, Wildcard: true})
+			t.lens = ^Lengths(0) // every key may match
+			if t.empty == NoEntry {
+				t.empty = t.other
+			}
+		}
+		p.orders = append(p.orders, int32(len(p.order)))
+		p.order = append(p.order, at...)
 		p.roots[n] = p.newState()
 		if len(sorted) == 0 {
 			continue
@@ -232,7 +266,16 @@ func build(members [][]member, paths []string) (*Program, error) {
 			p.states[g.state].hi = int32(len(p.edges))
 		}
 	}
+	p.orders = append(p.orders, int32(len(p.order)))
 	return p, nil
+}
+
+// dupError is the error for a member that a mask object holds twice (SPEC
+// M4), in the object whose pointer is parent.
+func dupError(parent string, dup member) error {
+	ptr := parent + "/" + EscapePointer(dup.key)
+	return &Error{Offset: dup.offset, Pointer: ptr,
+		Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
 }
 
 func (p *Program) newState() int32 {
@@ -245,7 +288,7 @@ func (p *Program) newState() int32 {
 // first multiplier that leaves no slot to two keys, else the one that leaves
 // the fewest.
 func (p *Program) newTable(sorted []member, base int32) table {
-	t := table{off: int32(len(p.slots)), empty: NoEntry}
+	t := table{off: int32(len(p.slots)), empty: NoEntry, other: NoEntry}
 	if len(sorted) > 0 && sorted[0].key == "" {
 		t.empty = base
 	}

@@ -41,7 +41,7 @@ func TestLookup(t *testing.T) {
 			}
 		}
 		src, _ := json.Marshal(mask)
-		p, err := Compile(src, 0)
+		p, err := Compile(src, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -83,7 +83,7 @@ func TestLookupLengths(t *testing.T) {
 		mask[strings.Repeat("k", n)] = true
 	}
 	src, _ := json.Marshal(mask)
-	p, err := Compile(src, 0)
+	p, err := Compile(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestLookupLargeNodes(t *testing.T) {
 				mask[k] = true
 			}
 			src, _ := json.Marshal(mask)
-			p, err := Compile(src, 0)
+			p, err := Compile(src, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func TestLookupLargeNodes(t *testing.T) {
 // TestEscapedKeys checks SPEC M5 on the mask's side: keys are unescaped, and
 // surrogates decode as the tokenizer decodes response keys.
 func TestEscapedKeys(t *testing.T) {
-	p, err := Compile([]byte(`{"\u005fid":true,"\ud83d\ude0b":true,"\ud800":true,"a\/b":true}`), 0)
+	p, err := Compile([]byte(`{"\u005fid":true,"\ud83d\ude0b":true,"\ud800":true,"a\/b":true}`), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,14 +183,14 @@ func TestErrors(t *testing.T) {
 		{"\xef\xbb\xbf{\"a\":false}", 8, "/a", `mask member "/a" must be true or an object, got false`},
 	} {
 		t.Run(fmt.Sprintf("%q", c.mask), func(t *testing.T) {
-			_, err := Compile([]byte(c.mask), 0)
+			_, err := Compile([]byte(c.mask), Options{})
 			var ce *Error
 			if !errors.As(err, &ce) || ce.Offset != c.offset || ce.Pointer != c.pointer || ce.Msg != c.msg {
 				t.Errorf("Compile(%s) = %#v, want %q at offset %d pointer %q", c.mask, err, c.msg, c.offset, c.pointer)
 			}
 		})
 	}
-	if _, err := Compile([]byte(strings.Repeat(`{"a":`, 20)+"true"+strings.Repeat("}", 20)), 5); !errors.Is(err, tokenizer.ErrMaxDepth) {
+	if _, err := Compile([]byte(strings.Repeat(`{"a":`, 20)+"true"+strings.Repeat("}", 20)), Options{MaxDepth: 5}); !errors.Is(err, tokenizer.ErrMaxDepth) {
 		t.Errorf("deep mask: %v, want ErrMaxDepth", err)
 	}
 }
@@ -200,11 +200,11 @@ func TestErrors(t *testing.T) {
 func TestByteOrderMark(t *testing.T) {
 	for _, mask := range []string{`{}`, `{"a":true}`, " \n{\"a\":{\"b\":true},\"c\":true} "} {
 		t.Run(fmt.Sprintf("%q", mask), func(t *testing.T) {
-			want, err := Compile([]byte(mask), 0)
+			want, err := Compile([]byte(mask), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Compile([]byte("\xEF\xBB\xBF"+mask), 0)
+			got, err := Compile([]byte("\xEF\xBB\xBF"+mask), Options{})
 			if err != nil {
 				t.Fatalf("with a byte-order mark: %v", err)
 			}

@@ -32,7 +32,7 @@ func TestKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Compile(text, 0)
+		p, err := Compile(text, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

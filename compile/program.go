@@ -1,7 +1,9 @@
-// Package compile turns a response_mask (SPEC section 1) into a Program: one
-// node per mask object, each with a trie over its keys' unescaped bytes whose
-// accepting states say "keep the value whole" or "recurse into node N", and a
-// hash table in front of the trie that finds most keys' entries in one probe.
+// Package compile turns a response_mask (SPEC section 1), or a mask in the
+// text syntax (section 11, CompileFields), into a Program: one node per mask
+// object, each with a trie over its keys' unescaped bytes whose accepting
+// states say "keep the value whole" or "recurse into node N", a hash table in
+// front of the trie that finds most keys' entries in one probe, and, for a
+// node with a wildcard, the entry of every other key.
 //
 // A Program is immutable once built and safe for concurrent use (SPEC M7).
 // The mask is read with the tokenizer package, the project's one JSON reader,
@@ -17,10 +19,11 @@ const Keep int32 = -1
 // NoEntry is what [Program.Lookup] returns for a key the mask does not name.
 const NoEntry int32 = -1
 
-// Entry is what a mask object says of one of its keys.
+// Entry is what a mask object says of one of its keys, or of every other key.
 type Entry struct {
-	Key  string // the key, unescaped (SPEC M5)
-	Node int32  // Keep, or the node of the nested mask to apply
+	Key      string // the key, unescaped (SPEC M5); "*" for the wildcard
+	Node     int32  // Keep, or the node of the nested mask to apply
+	Wildcard bool   // the entry of every key that has none of its own (SPEC T2)
 }
 
 // Program is a compiled mask. Node 0 is the mask's root object.
@@ -32,7 +35,10 @@ type Program struct {
 	edges   []byte  // per edge, the byte that takes it
 	targets []int32 // per edge, the state it leads to
 	entries []Entry
+	order   []int32 // per node, its entries in the order the mask wrote them
+	orders  []int32 // node n's entries are order[orders[n]:orders[n+1]]
 	maxKey  int
+	wild    bool // a node has a wildcard
 	id      uint64
 }
 
@@ -50,7 +56,8 @@ type table struct {
 	off   int32  // the node's first slot in Program.slots
 	mul   uint32 // the hash's multiplier, chosen to leave no slot shared
 	shift uint8  // 32 - log2 of the number of slots
-	empty int32  // the entry of the empty key, or NoEntry
+	empty int32  // the entry of the empty key, or other
+	other int32  // the wildcard's entry, or NoEntry: the answer for keys without one
 	lens  Lengths
 }
 
@@ -96,11 +103,13 @@ func (l *Lengths) add(n int) { *l |= 1 << min(n, 63) }
 
 // KeyLengths returns the lengths of node's keys, unescaped. A key whose length
 // is not in it has no entry: a caller with many keys to look up tests this
-// first, in its own loop, and calls Lookup for the few that pass.
+// first, in its own loop, and calls Lookup for the few that pass. A node with
+// a wildcard has every length.
 func (p *Program) KeyLengths(node int32) Lengths { return p.tables[node].lens }
 
 // Lookup returns the entry of the mask member of node that key, unescaped,
-// names, or NoEntry. It does not allocate.
+// names; else node's wildcard entry, or NoEntry when it has none (SPEC T2: a
+// key's own entry wins). It does not allocate.
 func (p *Program) Lookup(node int32, key []byte) int32 {
 	t := &p.tables[node]
 	if len(key) == 0 {
@@ -114,13 +123,20 @@ func (p *Program) Lookup(node int32, key []byte) int32 {
 		if string(key) == p.entries[e].Key {
 			return e
 		}
-		return NoEntry
 	case e == viaTrie:
-		return p.walk(node, key)
-	default:
-		return NoEntry
+		if e = p.walk(node, key); e != NoEntry {
+			return e
+		}
 	}
+	return t.other
 }
+
+// Wildcards reports whether a node of p has a wildcard.
+func (p *Program) Wildcards() bool { return p.wild }
+
+// Other returns node's wildcard entry, the answer of Lookup for every key
+// that has no entry of its own, or NoEntry when the node has no wildcard.
+func (p *Program) Other(node int32) int32 { return p.tables[node].other }
 
 // walk finds key in node's trie.
 func (p *Program) walk(node int32, key []byte) int32 {

@@ -13,6 +13,7 @@ type Options struct {
 	DropMismatched bool // A6
 	NDJSON         bool // S3
 	MaxDepth       int  // V2; 0 for tokenizer.DefaultMaxDepth
+	Wildcards      bool // T2: the mask's key "*" is the wildcard
 }
 
 // Reference masks doc with mask, the simple way. mask must be a mask that
@@ -22,7 +23,7 @@ func Reference(mask, doc []byte, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rm, err := toMask(mtree)
+	rm, err := toMask(mtree, opt.Wildcards)
 	if err != nil {
 		return nil, err
 	}
@@ -64,32 +65,51 @@ func referenceDoc(rm *refMask, doc []byte, opt Options) ([]byte, error) {
 
 // refMask is a mask as a tree of maps keyed by unescaped keys.
 type refMask struct {
-	keep bool                // the member's value is kept whole
-	sub  map[string]*refMask // for a nested mask
+	keep  bool                // the member's value is kept whole
+	sub   map[string]*refMask // for a nested mask
+	other *refMask            // for a nested mask: its wildcard's entry, or nil
 }
 
-func toMask(n *node) (*refMask, error) {
+// entry returns what rm says of key: its own entry, else the wildcard's
+// (SPEC T2), else nil.
+func (rm *refMask) entry(key string) *refMask {
+	if e, ok := rm.sub[key]; ok {
+		return e
+	}
+	return rm.other
+}
+
+func toMask(n *node, wildcards bool) (*refMask, error) {
 	if n.kind != tokenizer.ObjectStart {
 		return nil, errors.New("mask is not an object")
 	}
 	rm := &refMask{sub: map[string]*refMask{}}
 	for i, k := range n.keys {
 		key := unescape(k)
-		if _, dup := rm.sub[key]; dup {
-			return nil, errors.New("duplicate mask key")
-		}
+		var e *refMask
 		switch v := n.kids[i]; v.kind {
 		case tokenizer.True:
-			rm.sub[key] = &refMask{keep: true}
+			e = &refMask{keep: true}
 		case tokenizer.ObjectStart:
-			child, err := toMask(v)
+			child, err := toMask(v, wildcards)
 			if err != nil {
 				return nil, err
 			}
-			rm.sub[key] = child
+			e = child
 		default:
 			return nil, errors.New("mask member is neither true nor an object")
 		}
+		if wildcards && key == "*" {
+			if rm.other != nil {
+				return nil, errors.New("duplicate wildcard")
+			}
+			rm.other = e
+			continue
+		}
+		if _, dup := rm.sub[key]; dup {
+			return nil, errors.New("duplicate mask key")
+		}
+		rm.sub[key] = e
 	}
 	return rm, nil
 }
@@ -101,12 +121,13 @@ func apply(rm *refMask, n *node, opt Options) (*node, bool) {
 	case tokenizer.ObjectStart: // A1, A2, A5
 		out := &node{kind: n.kind}
 		for i, k := range n.keys {
-			entry, ok := rm.sub[unescape(k)]
-			if !ok {
+			entry := rm.entry(unescape(k))
+			if entry == nil {
 				continue
 			}
 			v := n.kids[i]
 			if !entry.keep {
+				var ok bool
 				if v, ok = apply(entry, v, opt); !ok {
 					continue
 				}

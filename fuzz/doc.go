@@ -13,6 +13,13 @@
 //     (any, structs with embedding, tags, methods and maps of every key
 //     kind), with its bytes put in strings and keys, AppendValue and its
 //     reference give exactly what Append gives for json.Marshal's encoding.
+//   - FuzzWildcards: FuzzMask's properties for masks with wildcards: the
+//     same output and error, pointer included, at any split; the same as
+//     the reference masker; the mask "*" gives the compacted input.
+//   - FuzzCompileFields: any text either compiles as a text mask or fails
+//     with a *MaskError whose offset lies in it; a text mask, the JSON mask
+//     it prints and the reference masker given that JSON mask give the same
+//     output; the printed form prints itself again.
 //
 // Seeds come from the conformance cases and JSONTestSuite; inputs the fuzzer
 // found that once failed are kept under testdata/fuzz. Run one target with

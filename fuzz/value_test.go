@@ -119,7 +119,7 @@ func FuzzAppendValue(f *testing.F) {
 		if err != nil {
 			return
 		}
-		prog, err := compile.Compile(mask, 0)
+		prog, err := compile.Compile(mask, compile.Options{})
 		if err != nil {
 			t.Fatalf("compile.Compile fails where jsonmask.Compile does not: %v", err)
 		}

@@ -45,7 +45,7 @@ func eachWorkload[T workloadRunner[T]](tb T, f func(tb T, doc []byte, prog *comp
 		if err != nil {
 			tb.Fatal(err)
 		}
-		prog, err := compile.Compile(w.Mask, 0)
+		prog, err := compile.Compile(w.Mask, compile.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -70,19 +70,86 @@ func (m *Machine) fail(err error) error {
 func (m *Machine) pointer() string {
 	var b []byte
 	for n, f := range m.frames {
+		last := n == len(m.frames)-1
 		switch {
 		case f.array:
 			if f.index >= 0 {
 				b = strconv.AppendInt(append(b, '/'), int64(f.index), 10)
 			}
-		case !f.member, n == len(m.frames)-1 && (m.op == opToken || m.op == opKey) && m.sc.AtKey():
+		case !f.member, last && (m.op == opToken || m.op == opKey) && m.sc.AtKey():
 			// No member yet, or the next member's key is being read.
-		case f.entry != compile.NoEntry:
+		case f.entry != compile.NoEntry && !m.prog.Entry(f.entry).Wildcard:
 			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)
-		case n == len(m.frames)-1 && len(m.key) >= 2 && len(m.key)-2 <= maxNamedKey && !m.keyOver && m.op != opKey:
-			key := tokenizer.AppendUnescaped(nil, m.key[1:len(m.key)-1])
-			b = append(append(b, '/'), compile.EscapePointer(string(key))...)
+		case !last && f.entry != compile.NoEntry:
+			// A wildcard's member that opened the next frame: named by
+			// the key that value kept, unless it was too long to keep.
+			key, ok := m.names.get(n)
+			if !ok {
+				return string(b) // the enclosing member, as far as it is known
+			}
+			b = appendKeyRef(b, key)
+		case last && len(m.key) >= 2 && len(m.key)-2 <= maxNamedKey && !m.keyOver && m.op != opKey:
+			// A raw key over maxNamedKey bytes is not named (SPEC V3).
+			b = appendKeyRef(b, m.key)
 		}
 	}
 	return string(b)
 }
+
+// appendKeyRef appends "/" and raw, a key as written (quotes included), as a
+// JSON Pointer reference token.
+func appendKeyRef(b, raw []byte) []byte {
+	key := tokenizer.AppendUnescaped(nil, raw[1:len(raw)-1])
+	return append(append(b, '/'), compile.EscapePointer(string(key))...)
+}
+
+// wildNames keeps, for errors, the keys of the members that a wildcard
+// matched and whose values are open containers: the Program's entry says
+// "*", and the pointer must say the key (SPEC V3). One name per frame at
+// most, the deepest last; a frame's name is stale once a deeper frame's is
+// added after it, and add drops those.
+type wildNames struct {
+	at   []wildName
+	keys []byte // the keys, raw, one after the other
+}
+
+type wildName struct {
+	frame      int   // the frame whose member it names
+	start, end int32 // in keys; start -1 for a key too long to keep
+}
+
+// add names the current member of frame by key (raw, quotes included),
+// kept up to keyCap bytes.
+func (w *wildNames) add(frame int, key []byte, keyCap int) {
+	for len(w.at) > 0 && w.at[len(w.at)-1].frame >= frame {
+		top := w.at[len(w.at)-1]
+		if top.start >= 0 {
+			w.keys = w.keys[:top.start]
+		}
+		w.at = w.at[:len(w.at)-1]
+	}
+	n := wildName{frame: frame, start: -1}
+	if len(key) >= 2 && len(key) <= keyCap {
+		n.start = int32(len(w.keys))
+		w.keys = append(w.keys, key...)
+		n.end = int32(len(w.keys))
+	}
+	w.at = append(w.at, n)
+}
+
+// get returns the name of frame's current member, if add kept it.
+func (w *wildNames) get(frame int) ([]byte, bool) {
+	for k := len(w.at) - 1; k >= 0; k-- {
+		n := w.at[k]
+		if n.frame != frame {
+			continue
+		}
+		if n.start < 0 {
+			return nil, false
+		}
+		return w.keys[n.start:n.end], true
+	}
+	return nil, false
+}
+
+func (w *wildNames) reset() { w.at, w.keys = w.at[:0], w.keys[:0] }

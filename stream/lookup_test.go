@@ -21,11 +21,11 @@ func objects(n int, members string) []byte {
 // to start its names at 1 again, and the cache kept "id"'s answer for
 // whichever key of the same length it named first: the canary leaked.
 func TestLookupCacheNeverStale(t *testing.T) {
-	progA, err := compile.Compile([]byte(`{"items":{"id":true}}`), 0)
+	progA, err := compile.Compile([]byte(`{"items":{"id":true}}`), compile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	progB, err := compile.Compile([]byte(`{"items":{"xx":{"x":true}}}`), 0)
+	progB, err := compile.Compile([]byte(`{"items":{"xx":{"x":true}}}`), compile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

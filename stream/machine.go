@@ -76,7 +76,8 @@ type Machine struct {
 	scratch []byte                   // unescaped keys
 	spans   [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
 	lead    lead
-	found   *lookups // Lookup's answers for the keys sc names (MemberSpan.Head)
+	found   *lookups  // Lookup's answers for the keys sc names (MemberSpan.Head)
+	names   wildNames // keys of the open members a wildcard matched, for errors
 }
 
 // input is a Machine's program and options, and where it is in its input.
@@ -84,6 +85,7 @@ type input struct {
 	prog *compile.Program
 	cfg  Config
 	err  error // sticky: once a document is rejected, every call returns it
+	wild bool  // prog has a wildcard: errors name its members (wildNames)
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -97,7 +99,8 @@ type input struct {
 	// window while one is being read and keyBuf across windows.
 	key      []byte
 	keyInSrc bool
-	keyOver  bool // the key grew past keyCap: it cannot match and is not kept
+	keyOver  bool // the key grew past keyCap: it has no entry of its own and is not kept
+	keyOut   bool // with keyOver: a wildcard keeps the member, its key is written as it comes
 }
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
@@ -126,7 +129,7 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 // Config{}) lets go of the program, and of any caller's bytes: for a Machine
 // kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
-	m.input = input{prog: prog, cfg: cfg, line: 1}
+	m.input = input{prog: prog, cfg: cfg, line: 1, wild: prog != nil && prog.Wildcards()}
 	if m.found == nil {
 		m.found = new(lookups)
 	}
@@ -142,7 +145,8 @@ func (m *Machine) resetDoc() {
 	m.sc.SetMaxToken(m.cfg.MaxToken)
 	m.phase, m.op = phLead, opToken
 	m.frames = m.frames[:0]
-	m.key, m.keyInSrc, m.keyOver = nil, false, false
+	m.names.reset()
+	m.key, m.keyInSrc, m.keyOver, m.keyOut = nil, false, false, false
 	m.lead.reset()
 	m.lineUsed = false
 }
@@ -364,10 +368,12 @@ func (m *Machine) keepKey() {
 		return
 	}
 	m.keyInSrc = false
-	if len(m.key) > m.keyCap() {
-		m.key = nil
+	if len(m.key) > m.keyCap() && (len(m.frames) == 0 || m.frames[len(m.frames)-1].entry == compile.NoEntry) {
+		m.key = nil // dropped: not needed, and not named (SPEC V3)
 		return
 	}
+	// A key with an entry is written with its value. Only a wildcard's can
+	// be longer than keyCap, and it was whole in this window.
 	m.keyBuf = append(m.keyBuf[:0], m.key...)
 	m.key = m.keyBuf
 }
@@ -379,7 +385,8 @@ const pooledCap = 64 << 10
 // Small reports whether m's buffers are small enough to keep in a pool.
 func (m *Machine) Small() bool {
 	return cap(m.frames)*int(unsafe.Sizeof(frame{})) <= pooledCap && cap(m.keyBuf) <= pooledCap &&
-		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small()
+		cap(m.scratch) <= pooledCap && cap(m.lead.runs) <= pooledCap && m.sc.Small() &&
+		cap(m.names.keys) <= pooledCap && cap(m.names.at)*int(unsafe.Sizeof(wildName{})) <= pooledCap
 }
 
 // overLimit reports whether n more bytes take the input past Config.MaxInput.

@@ -91,7 +91,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			m.keyOver = false
 			if tok.More {
 				m.keyBuf, m.keyInSrc = m.keyBuf[:0], false
-				m.addKeyPiece(src[tok.Start:tok.End])
+				dst = m.addKeyPiece(dst, src[tok.Start:tok.End])
 				m.op = opKey
 				continue
 			}
@@ -103,13 +103,15 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			if tok, i, err = m.sc.Next(src, i); err != nil {
 				return dst, i, m.fail(err)
 			}
-			m.addKeyPiece(src[tok.Start:tok.End])
+			dst = m.addKeyPiece(dst, src[tok.Start:tok.End])
 			if tok.More {
 				return dst, i, nil
 			}
 			f := &m.frames[len(m.frames)-1]
 			if !m.keyOver {
 				f.entry = m.lookup(f.node, m.key, tok.Escaped)
+			} else {
+				f.entry = m.prog.Other(f.node) // too long for an entry of its own
 			}
 			m.op = opValue
 		case opValue:
@@ -289,6 +291,9 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		}
 		return dst, i, nil
 	}
+	if m.wild && !f.array && m.prog.Entry(f.entry).Wildcard {
+		m.names.add(len(m.frames)-1, m.key, m.keyCap())
+	}
 	m.op = opToken
 	i, err := m.sc.Open(src, i)
 	if err != nil {
@@ -331,22 +336,47 @@ func (m *Machine) lookup(node int32, key []byte, escaped bool) int32 {
 		return m.prog.Lookup(node, body)
 	}
 	if len(body) > 6*m.prog.MaxKeyLen() {
-		return compile.NoEntry
+		return m.prog.Other(node) // too long for an entry of its own
 	}
 	m.scratch = tokenizer.AppendUnescaped(m.scratch[:0], body)
 	return m.prog.Lookup(node, m.scratch)
 }
 
-// addKeyPiece adds a piece of a key that crosses windows to keyBuf, up to keyCap.
-func (m *Machine) addKeyPiece(p []byte) {
+// addKeyPiece adds a piece of a key that crosses windows to keyBuf, up to
+// keyCap. A longer key has no entry of its own; without a wildcard it is
+// dropped, and with one it is kept: written out as it comes, so that memory
+// does not grow with it (SPEC S2), unless its value decides (SPEC A6: a
+// scalar under the wildcard's nested mask is dropped), and then held whole.
+func (m *Machine) addKeyPiece(dst, p []byte) []byte {
 	if m.keyOver {
-		return
+		if m.keyOut {
+			dst = append(dst, p...)
+		}
+		return dst
 	}
-	if len(m.keyBuf)+len(p) > m.keyCap() {
-		m.keyOver = true
-		m.keyBuf, m.key = m.keyBuf[:0], nil
-		return
+	if len(m.keyBuf)+len(p) <= m.keyCap() {
+		m.keyBuf = append(m.keyBuf, p...)
+		m.key = m.keyBuf
+		return dst
 	}
-	m.keyBuf = append(m.keyBuf, p...)
-	m.key = m.keyBuf
+	f := &m.frames[len(m.frames)-1]
+	e := m.prog.Other(f.node)
+	m.keyOut = false
+	switch {
+	case e != compile.NoEntry && m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep:
+		m.keyBuf = append(m.keyBuf, p...)
+		m.key = m.keyBuf
+		return dst
+	case e != compile.NoEntry:
+		// value writes the comma, the key and the colon: here the comma and
+		// the key, and f.wrote false and an empty key leave it the colon.
+		if f.wrote {
+			dst = append(dst, ',')
+		}
+		f.wrote, m.keyOut = false, true
+		dst = append(append(dst, m.keyBuf...), p...)
+	}
+	m.keyOver = true
+	m.keyBuf, m.key = m.keyBuf[:0], nil
+	return dst
 }

@@ -46,10 +46,13 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "jsonmask context", fmt.Errorf("-format must be json or text, got %q", *format))
 	}
 	opts := []toolresult.Option{toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithName(*name)}
-	if mf.text != "" || mf.file != "" {
+	if mf.given() {
 		m, err := mf.compile()
 		if err != nil {
 			return usageError(stderr, "jsonmask context", err)
+		}
+		if status, done := mf.printMask(stdout, stderr, "jsonmask context", m); done {
+			return status
 		}
 		opts = append(opts, toolresult.WithMask(m))
 	} else if _, err := mf.options(); err != nil {

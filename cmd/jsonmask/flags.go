@@ -15,6 +15,9 @@ import (
 // subcommand that masks registers them, so that they mean the same everywhere.
 type maskFlags struct {
 	text, file     string
+	fields         string // a text mask (SPEC T1)
+	wildcards      bool   // "*" in a JSON mask is the wildcard (T2)
+	print          bool   // -print-mask: print the mask as JSON, mask nothing (T4)
 	arrays         bool
 	dropMismatched bool
 	strict         bool
@@ -32,6 +35,9 @@ type maskFlags struct {
 func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
 	fs.StringVar(&f.text, "mask", "", "the mask, as JSON `text`")
 	fs.StringVar(&f.file, "mask-file", "", "read the mask from `FILE`")
+	fs.StringVar(&f.fields, "fields", "", "the mask in the text syntax, such as 'id,items(id,price),owner/name' (SPEC T1)")
+	fs.BoolVar(&f.wildcards, "wildcards", false, `read the key "*" of a JSON mask as every other key (SPEC T2; always so in -fields)`)
+	fs.BoolVar(&f.print, "print-mask", false, "print the mask as JSON, and mask nothing (SPEC T4)")
 	fs.BoolVar(&f.arrays, "arrays", false, "mask bodies whose root is an array too (SPEC B4)")
 	fs.BoolVar(&f.dropMismatched, "drop-mismatched", false, "drop scalars where the mask expects an object (SPEC A6)")
 	fs.BoolVar(&f.strict, "strict", false, "reject bodies that would pass through unmasked (SPEC B5)")
@@ -63,6 +69,7 @@ func (f *maskFlags) options() ([]jsonmask.Option, error) {
 		jsonmask.WithStrict(f.strict), jsonmask.WithTrustedInput(f.trusted),
 		jsonmask.WithMaxDepth(f.maxDepth), jsonmask.WithMaxInputSize(f.maxInput),
 		jsonmask.WithMaxTokenSize(f.maxToken), jsonmask.WithNDJSON(f.ndjson),
+		jsonmask.WithWildcards(f.wildcards),
 	}
 	if f.stream {
 		opts = append(opts, jsonmask.WithBufferSize(f.buffer))
@@ -78,8 +85,14 @@ func (f *maskFlags) compile() (*jsonmask.Mask, error) {
 	}
 	var src []byte
 	switch {
-	case f.text != "" && f.file != "":
-		return nil, errors.New("give -mask or -mask-file, not both")
+	case btoi(f.text != "")+btoi(f.file != "")+btoi(f.fields != "") > 1:
+		return nil, errors.New("give one of -mask, -mask-file and -fields")
+	case f.fields != "":
+		m, err := jsonmask.CompileFields(f.fields, opts...)
+		if err != nil {
+			return nil, errors.New("-fields: " + message(err))
+		}
+		return m, nil
 	case f.text != "":
 		src = []byte(f.text)
 	case f.file != "":
@@ -87,13 +100,38 @@ func (f *maskFlags) compile() (*jsonmask.Mask, error) {
 			return nil, fmt.Errorf("-mask-file: %w", unwrapPath(err))
 		}
 	default:
-		return nil, errors.New("a mask is required: -mask JSON or -mask-file FILE")
+		return nil, errors.New("a mask is required: -mask JSON, -mask-file FILE or -fields TEXT")
 	}
 	m, err := jsonmask.Compile(src, opts...)
 	if err != nil {
 		return nil, errors.New(message(err))
 	}
 	return m, nil
+}
+
+// given reports whether a mask flag was given.
+func (f *maskFlags) given() bool { return f.text != "" || f.file != "" || f.fields != "" }
+
+// printMask does what -print-mask asks, if it was given: it prints m as the
+// JSON mask that compiles to it, on one line, and returns true with the exit
+// status; the caller then masks nothing.
+func (f *maskFlags) printMask(stdout, stderr io.Writer, cmd string, m *jsonmask.Mask) (int, bool) {
+	if !f.print {
+		return 0, false
+	}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return usageError(stderr, cmd, errors.New("-print-mask: "+message(err))), true
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0, true
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // parseArgs parses flags wherever they stand among the operands (SPEC L1):

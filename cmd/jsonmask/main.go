@@ -5,6 +5,9 @@
 //
 //	jsonmask [flags] [FILE ...]
 //	jsonmask demo
+//	jsonmask context [flags] [FILE]
+//	jsonmask explain [mask flags] [-json] [FILE]
+//	jsonmask paths [mask flags] [-json] [FILE]
 //
 // Each FILE (standard input when there is none, or "-") is masked and written
 // to standard output, each document ended by one newline (SPEC section 7).
@@ -13,7 +16,10 @@
 // be read, and 2 for a usage or mask error.
 //
 // "jsonmask demo" masks an embedded sample document and shows what the mask
-// saves. "jsonmask -h" lists the flags and the subcommands.
+// saves. "jsonmask explain" tells what a mask did to a document, entry by
+// entry, and where it left objects empty; "jsonmask paths" lists where a
+// document's bytes are, and which of them a mask keeps. "jsonmask -h" lists
+// the flags and the subcommands.
 package main
 
 import (
@@ -40,12 +46,18 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 var commands = map[string]command{
 	"demo":    runDemo,
 	"context": runContext,
+	"explain": runExplain,
+	"paths":   runPaths,
+	"serve":   runServe,
 	"mcp":     runMCP,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
        jsonmask context [flags] [FILE]
+       jsonmask explain [mask flags] [-json] [FILE]
+       jsonmask paths [mask flags] [-json] [FILE]
+       jsonmask serve -config FILE
        jsonmask mcp [-config FILE] -- COMMAND [ARG ...]
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
@@ -89,6 +101,9 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	m, err := mf.compile()
 	if err != nil {
 		return usageError(stderr, "jsonmask", err)
+	}
+	if status, done := mf.printMask(stdout, stderr, "jsonmask", m); done {
+		return status
 	}
 	if len(files) == 0 {
 		files = []string{"-"}

@@ -62,10 +62,37 @@ func main() {
 	if err := os.WriteFile(*chart, chartSVG(res), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*out, markdown(res, m), 0o644); err != nil {
+	report := markdown(res, m)
+	if tail, err := keptTail(*out); err != nil {
+		log.Fatal(err)
+	} else {
+		report = append(report, tail...)
+	}
+	if err := os.WriteFile(*out, report, 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("wrote %s and %s (%d workloads, %d implementations)\n", *out, *chart, len(res.workloads), len(res.impls))
+}
+
+// keptMarker starts the part of REPORT.md that other runs write (the
+// gateway's figures, by gateway.sh and a hand): the report keeps it, from
+// the marker to the end, when it rewrites the file.
+const keptMarker = "<!-- kept by cmd/report -->"
+
+// keptTail returns the kept part of the report at path, if any.
+func keptTail(path string) ([]byte, error) {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	i := strings.Index(string(old), "\n"+keptMarker)
+	if i < 0 {
+		return nil, nil
+	}
+	return old[i:], nil
 }
 
 // goVersion returns what `go version` prints, which names the toolchain that

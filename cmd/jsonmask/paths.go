@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+const pathsUsage = `usage: jsonmask paths [mask flags] [-json] [FILE]
+
+Lists every path of FILE (standard input when none, or "-"), array elements
+as "*" (SPEC D2): how often it occurs, the types seen, the bytes of its values
+as compact JSON and their share of the document, the heaviest first. With a
+mask, it also says what the mask does at each path (kept, masked, dropped)
+and how many of its bytes are kept: where a mask's author finds the tokens.
+The input is read whole into memory.
+
+exit status: 0 listed, 1 the input rejected, unreadable or not JSON, 2 usage.
+`
+
+// runPaths is the paths subcommand.
+func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("jsonmask paths")
+	var mf maskFlags
+	mf.register(fs, true)
+	asJSON := fs.Bool("json", false, "print the table as JSON, one array of rows")
+	d := diagnosticArgs(fs, &mf, args, "jsonmask paths", pathsUsage, stdout, stderr, true)
+	if d.done {
+		return d.status
+	}
+	m, name, withMask := d.m, d.name, d.given
+	doc, err := readInput(name, stdin, &mf)
+	if err == nil {
+		var rows []jsonmask.PathStats
+		if rows, err = m.Paths(doc); err == nil {
+			if *asJSON {
+				err = printPathsJSON(stdout, rows, withMask)
+			} else {
+				err = printPaths(stdout, rows, withMask)
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, "jsonmask: write:", message(err))
+				return 1
+			}
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
+	return 1
+}
+
+// printPaths writes rows as a table for people: numbers right-aligned, the
+// rest left-aligned.
+func printPaths(w io.Writer, rows []jsonmask.PathStats, withMask bool) error {
+	bw, cw, kw := len("bytes"), len("count"), len("kept")
+	for _, r := range rows {
+		bw, cw, kw = max(bw, digits(r.Bytes)), max(cw, digits(r.Count)), max(kw, digits(r.KeptBytes))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if withMask {
+		fmt.Fprintf(tw, "%*s\t%6s\t%*s\ttypes\tmask\t%*s\tpath\n", bw, "bytes", "share", cw, "count", kw, "kept")
+	} else {
+		fmt.Fprintf(tw, "%*s\t%6s\t%*s\ttypes\tpath\n", bw, "bytes", "share", cw, "count")
+	}
+	for _, r := range rows {
+		share, types := share(r.Share), strings.Join(r.Types, ",")
+		if withMask {
+			fmt.Fprintf(tw, "%*d\t%6s\t%*d\t%s\t%s\t%*d\t%s\n", bw, r.Bytes, share, cw, r.Count, types, r.Mask, kw, r.KeptBytes, displayPath(r.Path))
+		} else {
+			fmt.Fprintf(tw, "%*d\t%6s\t%*d\t%s\t%s\n", bw, r.Bytes, share, cw, r.Count, types, displayPath(r.Path))
+		}
+	}
+	return tw.Flush()
+}
+
+// printPathsJSON writes rows as one JSON array and a newline; without a mask
+// its rows have no "mask" and "kept_bytes".
+func printPathsJSON(w io.Writer, rows []jsonmask.PathStats, withMask bool) error {
+	type row struct {
+		Path      string   `json:"path"`
+		Count     int64    `json:"count"`
+		Types     []string `json:"types"`
+		Bytes     int64    `json:"bytes"`
+		Share     float64  `json:"share"`
+		Mask      string   `json:"mask,omitempty"`
+		KeptBytes *int64   `json:"kept_bytes,omitempty"`
+	}
+	out := make([]row, 0, len(rows))
+	for _, r := range rows {
+		o := row{Path: r.Path, Count: r.Count, Types: r.Types, Bytes: r.Bytes, Share: r.Share}
+		if withMask {
+			o.Mask, o.KeptBytes = r.Mask, &r.KeptBytes
+		}
+		out = append(out, o)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const serveCanary = "CANARY-5e7b"
+
+// TestServeConfig: config files that load, and those that must not, with
+// the key or route named.
+func TestServeConfig(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "masks"), 0o755)
+	os.WriteFile(filepath.Join(dir, "masks", "items.json"), []byte(`{"id": true}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "masks", "bad.json"), []byte(`{"id": false}`), 0o644)
+	cases := []struct {
+		name, config, err string // err: a substring of the error, "" for none
+	}{
+		{"SpecExample", `{"listen": "127.0.0.1:8080", "admin": "127.0.0.1:9090", "upstream": "http://127.0.0.1:9000",
+		  "limits": {"max_body_bytes": 268435456, "max_depth": 10000, "max_token_bytes": 67108864},
+		  "routes": [
+		    {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
+		    {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true, "strict": true, "statuses": [200, 201]}]}`, ""},
+		{"Timeouts", `{"upstream": "http://x", "limits": {"response_header_timeout": "5s", "read_header_timeout": "1s", "idle_timeout": "1m", "drain_timeout": "2s", "max_ratio": 50}}`, ""},
+		{"UnknownKey", `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, `unknown key "mask_fil"`},
+		{"UnknownTopKey", `{"upstream": "http://x", "limit": {}}`, `unknown key "limit"`},
+		{"UnknownLimit", `{"upstream": "http://x", "limits": {"max_bytes": 1}}`, `unknown key "max_bytes"`},
+		{"BadDuration", `{"upstream": "http://x", "limits": {"idle_timeout": 30}}`, `duration`},
+		{"BadType", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "statuses": "200"}]}`, `"routes.statuses" must be []int`},
+		{"NotJSON", `{"upstream": `, `invalid JSON`},
+		{"Trailing", `{"upstream": "http://x"} {}`, `data after`},
+		{"NoUpstream", `{"routes": []}`, `no upstream`},
+		{"BadUpstream", `{"upstream": "ftp://x"}`, `not an http or https URL`},
+		{"NoMask", `{"upstream": "http://x", "routes": [{"match": "/"}]}`, `route 0 ("/"): no mask`},
+		{"BothMasks", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "mask_file": "masks/items.json"}]}`, `not both`},
+		{"MissingMaskFile", `{"upstream": "http://x", "routes": [{"match": "/", "mask_file": "masks/nope.json"}]}`, `mask_file: no such file`},
+		{"BadMask", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, `route 0 ("/a"): mask member "/x" must be true or an object`},
+		{"BadMaskFile", `{"upstream": "http://x", "routes": [{"match": "/a", "mask_file": "masks/bad.json"}]}`, `route 0 ("/a"): mask member "/id"`},
+		{"NoMatch", `{"upstream": "http://x", "routes": [{"mask": {}}]}`, `no "match"`},
+		{"BadPattern", `{"upstream": "http://x", "routes": [{"match": "/a/{x", "mask": {}}]}`, `route 0`},
+		{"Conflict", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {}}, {"match": "/a", "mask": {}}]}`, `conflicts`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.name+".json")
+			os.WriteFile(path, []byte(c.config), 0o644)
+			cfg, err := loadConfig(path)
+			if err == nil {
+				_, err = cfg.build(nil)
+			}
+			switch {
+			case c.err == "" && err != nil:
+				t.Fatal(err)
+			case c.err != "" && err == nil:
+				t.Fatalf("no error, want %q", c.err)
+			case c.err != "" && !strings.Contains(err.Error(), c.err):
+				t.Fatalf("error %q, want %q in it", err, c.err)
+			case err != nil && strings.Contains(err.Error(), "\n"):
+				t.Fatalf("error on two lines: %q", err)
+			}
+		})
+	}
+}
+
+// TestServeUsage: bad invocations exit 2 with one line, -h exits 0.
+func TestServeUsage(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		status int
+		out    string
+	}{
+		{[]string{"serve", "-h"}, 0, "usage: jsonmask serve"},
+		{[]string{"serve"}, 2, "give -config FILE, or -upstream URL and -mask JSON"},
+		{[]string{"serve", "-upstream", "http://x"}, 2, "give -config FILE"},
+		{[]string{"serve", "-config", "/nonexistent.json"}, 2, "no such file"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{"}, 2, "route 0"},
+		{[]string{"serve", "-bogus"}, 2, "flag provided but not defined"},
+	} {
+		var out, errb bytes.Buffer
+		status := run(c.args, strings.NewReader(""), &out, &errb)
+		if status != c.status || !strings.Contains(out.String()+errb.String(), c.out) {
+			t.Errorf("%v: status %d, stdout %q, stderr %q; want %d and %q", c.args, status, out.String(), errb.String(), c.status, c.out)
+		}
+	}
+}
+
+// serveProc is `jsonmask serve` running as its own process, with its log
+// lines as they come.
+type serveProc struct {
+	cmd   *exec.Cmd
+	addr  string
+	admin string
+	mu    sync.Mutex
+	lines []map[string]any
+	done  chan error
+}
+
+func startServe(t *testing.T, bin string, args ...string) *serveProc {
+	t.Helper()
+	p := &serveProc{cmd: exec.Command(bin, append([]string{"serve"}, args...)...), done: make(chan error, 1)}
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.done
+	})
+	listening := make(chan map[string]any, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				m = map[string]any{"raw": sc.Text()}
+			}
+			p.mu.Lock()
+			p.lines = append(p.lines, m)
+			p.mu.Unlock()
+			if m["msg"] == "listening" {
+				listening <- m
+			}
+		}
+		p.done <- p.cmd.Wait()
+	}()
+	select {
+	case m := <-listening:
+		p.addr, _ = m["addr"].(string)
+		p.admin, _ = m["admin"].(string)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not start: %v", p.log())
+	}
+	return p
+}
+
+func (p *serveProc) log() []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]map[string]any(nil), p.lines...)
+}
+
+// waitLog waits for a log line with this message.
+func (p *serveProc) waitLog(t *testing.T, msg string) map[string]any {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, l := range p.log() {
+			if l["msg"] == msg {
+				return l
+			}
+		}
+	}
+	t.Fatalf("no log line %q in %v", msg, p.log())
+	return nil
+}
+
+func (p *serveProc) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + p.addr + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServe runs the built command: requests through it, the admin
+// listener, a reload with a broken config and with a good one, and a drain.
+func TestServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "jsonmask")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/slow" {
+			w.Write([]byte(`{"id":1,"x":"` + serveCanary + `",`))
+			w.(http.Flusher).Flush()
+			<-release
+			w.Write([]byte(`"name":"slow"}`))
+			return
+		}
+		fmt.Fprintf(w, `{"id":7,"name":"n","secret":"%s"}`, serveCanary)
+	}))
+	defer upstream.Close()
+	os.MkdirAll(filepath.Join(dir, "masks"), 0o755)
+	os.WriteFile(filepath.Join(dir, "masks", "id.json"), []byte(`{"id": true}`), 0o644)
+	config := filepath.Join(dir, "config.json")
+	writeConfig := func(s string) { os.WriteFile(config, []byte(s), 0o644) }
+	writeConfig(`{"admin": "127.0.0.1:0", "upstream": "` + upstream.URL + `",
+	  "limits": {"drain_timeout": "10s"},
+	  "routes": [{"match": "GET /v1/{x}", "mask_file": "masks/id.json"}]}`)
+	p := startServe(t, bin, "-config", config, "-listen", "127.0.0.1:0")
+
+	status, body := p.get(t, "/v1/items")
+	if status != 200 || body != `{"id":7}` {
+		t.Fatalf("%d %q", status, body)
+	}
+	status, body = p.get(t, "/other")
+	if status != 200 || !strings.Contains(body, serveCanary) {
+		t.Fatalf("unmatched: %d %q", status, body)
+	}
+	req := p.waitLog(t, "request")
+	for _, k := range []string{"route", "status", "outcome", "bytes_in", "bytes_out", "duration_ms"} {
+		if _, ok := req[k]; !ok {
+			t.Errorf("log line %v has no %q", req, k)
+		}
+	}
+	if req["outcome"] != "masked" || req["route"] != "GET /v1/{x}" {
+		t.Errorf("log line %v", req)
+	}
+	resp, err := http.Get("http://" + p.admin + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get("http://" + p.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`jsonmask_gateway_requests_total{outcome="masked",route="GET /v1/{x}"} 1`,
+		`jsonmask_gateway_requests_total{outcome="unmatched",route="(none)"} 1`,
+		`jsonmask_gateway_bytes_out_total{route="GET /v1/{x}"} 8`,
+		`jsonmask_gateway_mask_seconds_count{route="GET /v1/{x}"} 1`,
+	} {
+		if !bytes.Contains(metrics, []byte(want)) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+
+	t.Run("ReloadBroken", func(t *testing.T) {
+		writeConfig(`{"upstream": "` + upstream.URL + `", "routes": [{"match": "GET /v1/{x}", "mask_fil": "masks/id.json"}]}`)
+		p.cmd.Process.Signal(syscall.SIGHUP)
+		l := p.waitLog(t, "reload failed; the old config stays")
+		if !strings.Contains(fmt.Sprint(l["error"]), `unknown key "mask_fil"`) {
+			t.Errorf("reload error %v", l["error"])
+		}
+		if status, body := p.get(t, "/v1/items"); status != 200 || body != `{"id":7}` {
+			t.Fatalf("after a bad reload: %d %q", status, body)
+		}
+	})
+	t.Run("ReloadGood", func(t *testing.T) {
+		writeConfig(`{"upstream": "` + upstream.URL + `", "routes": [{"match": "GET /v1/{x}", "mask": {"name": true}}]}`)
+		p.cmd.Process.Signal(syscall.SIGHUP)
+		p.waitLog(t, "reloaded")
+		if status, body := p.get(t, "/v1/items"); status != 200 || body != `{"name":"n"}` {
+			t.Fatalf("after a good reload: %d %q", status, body)
+		}
+	})
+	t.Run("Drain", func(t *testing.T) {
+		type result struct {
+			status int
+			body   string
+			err    error
+		}
+		slow := make(chan result, 1)
+		go func() {
+			resp, err := http.Get("http://" + p.addr + "/v1/slow")
+			if err != nil {
+				slow <- result{err: err}
+				return
+			}
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			slow <- result{resp.StatusCode, string(b), err}
+		}()
+		time.Sleep(200 * time.Millisecond) // the request is in flight
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		p.waitLog(t, "draining")
+		if _, err := http.Get("http://" + p.addr + "/v1/items"); err == nil {
+			t.Error("a new request was served while draining")
+		}
+		close(release)
+		r := <-slow
+		if r.err != nil || r.status != 200 || r.body != `{"name":"slow"}` {
+			t.Fatalf("the request in flight: %d %q %v", r.status, r.body, r.err)
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			if err != nil {
+				t.Fatalf("exit: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("serve did not exit after draining")
+		}
+	})
+	for _, l := range p.log() {
+		if strings.Contains(fmt.Sprint(l), serveCanary) {
+			t.Errorf("the canary is in the log: %v", l)
+		}
+	}
+}

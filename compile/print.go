@@ -1,0 +1,117 @@
+package compile
+
+import (
+	"errors"
+	"iter"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Nodes returns the number of nodes of p: node 0 is the mask's root object,
+// every other one the nested mask of one entry.
+func (p *Program) Nodes() int { return len(p.roots) }
+
+// Entries returns the number of entries of p, wildcards included. Entries are
+// numbered from 0, as Lookup returns them.
+func (p *Program) Entries() int { return len(p.entries) }
+
+// Members returns node's entries in the order the mask first wrote them, its
+// wildcard included.
+func (p *Program) Members(node int32) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for _, e := range p.order[p.orders[node]:p.orders[node+1]] {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// ErrWildcardAndStar is returned by AppendJSON for a program that holds both
+// a wildcard and a key named "*": in a JSON mask, "*" is one or the other,
+// for the whole mask (SPEC T2).
+var ErrWildcardAndStar = errors.New(`a mask with both a wildcard and a key named "*" has no JSON form`)
+
+// AppendJSON appends to dst the JSON mask (SPEC M1) that compiles to p, with
+// keys in the order first written and the wildcard as the key "*": compiled
+// with Options.Wildcards when p has a wildcard, without otherwise. It walks
+// the nodes with a stack, not by recursion.
+func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
+	wild, star := false, false
+	for _, e := range p.entries {
+		wild = wild || e.Wildcard
+		star = star || !e.Wildcard && e.Key == "*"
+	}
+	if wild && star {
+		return dst, ErrWildcardAndStar
+	}
+	type open struct{ node, next int32 } // a node being written, and its next member's place in order
+	stack := []open{{0, p.orders[0]}}
+	dst = append(dst, '{')
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == p.orders[top.node+1] {
+			dst = append(dst, '}')
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top.next > p.orders[top.node] {
+			dst = append(dst, ',')
+		}
+		e := p.entries[p.order[top.next]]
+		top.next++
+		dst = append(appendKey(dst, e.Key), ':')
+		if e.Node == Keep {
+			dst = append(dst, "true"...)
+			continue
+		}
+		dst = append(dst, '{')
+		stack = append(stack, open{e.Node, p.orders[e.Node]})
+	}
+	return dst, nil
+}
+
+// appendKey appends key, unescaped as a Program holds it, as a JSON string
+// that unescapes to it again (SPEC M5): quotes, backslashes and control bytes
+// escaped, and the three bytes of an escaped lone surrogate (WTF-8) written
+// back as the escape they came from.
+func appendKey(dst []byte, key string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(key); {
+		c := key[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c < 0x20:
+			switch c {
+			case '\n':
+				dst = append(dst, `\n`...)
+			case '\r':
+				dst = append(dst, `\r`...)
+			case '\t':
+				dst = append(dst, `\t`...)
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			}
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+		default:
+			r, size := utf8.DecodeRuneInString(key[i:])
+			if r == utf8.RuneError && size == 1 && c == 0xED && i+2 < len(key) &&
+				key[i+1]&0xE0 == 0xA0 && key[i+2]&0xC0 == 0x80 {
+				// A surrogate, U+D800 to U+DFFF, in the three bytes of its code point.
+				cp := rune(c&0x0F)<<12 | rune(key[i+1]&0x3F)<<6 | rune(key[i+2]&0x3F)
+				dst = append(dst, `\u`...)
+				dst = strconv.AppendUint(dst, uint64(cp), 16)
+				i += 3
+				continue
+			}
+			dst = append(dst, key[i:i+size]...)
+			i += size
+			continue
+		}
+		i++
+	}
+	return append(dst, '"')
+}

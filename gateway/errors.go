@@ -1,0 +1,130 @@
+package gateway
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+// The reasons why a masked body is refused, besides the masker's own
+// (*jsonmask.SyntaxError, which wraps jsonmask.ErrMaxDepth,
+// ErrInputTooLarge, ErrTokenTooLarge or ErrNotObject for a limit or a
+// strict route). Test with errors.Is.
+var (
+	// ErrCoding: a Content-Encoding that the gateway does not decode, or
+	// more than one (SPEC G3), or a coded body that does not decode.
+	ErrCoding = errors.New("content coding refused")
+	// ErrRatio: a coded body that decodes to more than Limits.MaxRatio
+	// times its size, a decompression bomb (SPEC G6).
+	ErrRatio = errors.New("decoded-to-encoded ratio over the limit")
+	// ErrPartial: a 206 on a masked route (SPEC G4): a range of a body
+	// cannot be masked.
+	ErrPartial = errors.New("partial content on a masked route")
+	// ErrUpstream: the upstream's body failed before its end, or a
+	// handler panicked.
+	ErrUpstream = errors.New("upstream body failed")
+	// ErrSSE: an event stream that the gateway cannot frame within its
+	// limits (SPEC G2).
+	ErrSSE = errors.New("event stream refused")
+)
+
+// Error is a masked body refused by the gateway itself, not by the masker:
+// its message says why and where, never what the body holds.
+type Error struct {
+	// Offset is the offset in the body as received (still coded) where the
+	// gateway stopped, or -1 where it is not known.
+	Offset int64
+	msg    string
+	err    error
+}
+
+// Error returns "jsonmask: gateway: <what> at offset N".
+func (e *Error) Error() string {
+	s := "jsonmask: gateway: " + e.msg
+	if e.Offset >= 0 {
+		s += " at offset " + itoa(e.Offset)
+	}
+	return s
+}
+
+// Unwrap returns one of ErrCoding, ErrRatio, ErrPartial, ErrUpstream or
+// ErrSSE.
+func (e *Error) Unwrap() error { return e.err }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// problem is an RFC 9457 problem document for a refused response. Its
+// detail says the reason, offset and pointer, and never quotes the body.
+type problem struct {
+	Type    string `json:"type"`
+	Title   string `json:"title"`
+	Status  int    `json:"status"`
+	Detail  string `json:"detail"`
+	Offset  *int64 `json:"offset,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
+}
+
+// newProblem describes err for a client. A *jsonmask.SyntaxError's own
+// message may quote a byte of the body ("invalid character 'x'"): the
+// problem names the kind of fault instead.
+func newProblem(status int, err error) problem {
+	p := problem{Type: "about:blank", Title: http.StatusText(status), Status: status}
+	var se *jsonmask.SyntaxError
+	var ge *Error
+	var pe *pathError
+	switch {
+	case errors.As(err, &se):
+		p.Detail = "the upstream body was refused: " + syntaxReason(se)
+		if se.Line > 0 {
+			p.Detail += " on line " + itoa(se.Line)
+		}
+		p.Detail += " at offset " + itoa(se.Offset)
+		if se.Pointer != "" {
+			p.Detail += " (" + strconv.Quote(se.Pointer) + ")"
+		}
+		p.Offset, p.Pointer = &se.Offset, se.Pointer
+	case errors.As(err, &ge):
+		p.Detail = "the upstream response was refused: " + ge.msg
+		if ge.Offset >= 0 {
+			p.Detail += " at offset " + itoa(ge.Offset)
+			p.Offset = &ge.Offset
+		}
+	case errors.As(err, &pe):
+		p.Detail = "the request was refused: " + pe.what + " in its path at offset " + itoa(int64(pe.offset))
+		off := int64(pe.offset)
+		p.Offset = &off
+	default:
+		p.Detail = "the upstream response failed"
+	}
+	return p
+}
+
+func syntaxReason(se *jsonmask.SyntaxError) string {
+	switch {
+	case errors.Is(se, jsonmask.ErrMaxDepth):
+		return "nesting deeper than the limit"
+	case errors.Is(se, jsonmask.ErrInputTooLarge):
+		return "body larger than the limit"
+	case errors.Is(se, jsonmask.ErrTokenTooLarge):
+		return "string or number longer than the limit"
+	case errors.Is(se, jsonmask.ErrNotObject):
+		return "not a JSON object, on a strict route"
+	default:
+		return "not valid JSON"
+	}
+}
+
+// writeProblem writes the problem document for err as the response.
+func writeProblem(w http.ResponseWriter, status int, err error) {
+	body, _ := json.Marshal(newProblem(status, err))
+	h := w.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(body)
+}

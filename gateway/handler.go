@@ -1,0 +1,516 @@
+package gateway
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// An Option configures Handler and NewReverseProxy.
+type Option func(*config)
+
+type config struct {
+	limits    Limits
+	observe   func(Report)
+	transport http.RoundTripper
+}
+
+// WithLimits sets the limits of every masked response (SPEC G6). Default:
+// the zero Limits, which takes every default.
+func WithLimits(l Limits) Option {
+	return func(c *config) { c.limits = l }
+}
+
+// WithObserver calls observe once for every request, after its response
+// ended, with what happened: the hook for metrics and logs (SPEC G9), so
+// that this package depends on neither. observe runs on the request's
+// goroutine and must be safe for concurrent use. Default: none.
+func WithObserver(observe func(Report)) Option {
+	return func(c *config) { c.observe = observe }
+}
+
+// WithTransport sets the reverse proxy's transport. Default: a clone of
+// http.DefaultTransport with Limits.ResponseHeaderTimeout and
+// DisableCompression (the gateway chooses the Accept-Encoding itself).
+// Handler does not use it.
+func WithTransport(t http.RoundTripper) Option {
+	return func(c *config) { c.transport = t }
+}
+
+// Outcome is what became of a response (SPEC G9).
+type Outcome string
+
+// The outcomes of a request.
+const (
+	// OutcomeUnmatched: no route matched; the response went untouched.
+	OutcomeUnmatched Outcome = "unmatched"
+	// OutcomeUnmasked: a masked route whose response has no body to mask
+	// (HEAD, 1xx, 204, 304) or a status not listed; headers per SPEC G4.
+	OutcomeUnmasked Outcome = "unmasked"
+	// OutcomeMasked: the body was masked, whole.
+	OutcomeMasked Outcome = "masked"
+	// OutcomeRefused: the body was refused before any byte reached the
+	// client, who got a 502 problem document instead (SPEC G5).
+	OutcomeRefused Outcome = "refused"
+	// OutcomeAborted: the body failed after bytes reached the client, and
+	// the response was aborted (SPEC G5).
+	OutcomeAborted Outcome = "aborted"
+	// OutcomeBadRequest: the request's path was refused with 400 (SPEC G8).
+	OutcomeBadRequest Outcome = "bad_request"
+)
+
+// Report is what happened to one request, for metrics and logs. It never
+// holds body content.
+type Report struct {
+	Route    string // the route's pattern; "" when none matched
+	Method   string
+	Path     string  // the clean path, as sent upstream
+	Status   int     // the status sent to the client
+	Outcome  Outcome //
+	BytesIn  int64   // body bytes the handler (the upstream) wrote, as coded
+	BytesOut int64   // body bytes sent to the client, as coded
+	MaskTime time.Duration
+	Duration time.Duration
+	Err      error // why the response was refused or aborted, else nil
+}
+
+// Handler returns a handler that masks what next writes (SPEC section 8);
+// nil routes match nothing:
+// it matches each request to a route on its canonical path (G1, G8),
+// cleans the request's header (FixRequestHeader), and on a masked route
+// decodes, masks and encodes the response body as next writes it (G2,
+// G3), fixes its header (G4), and fails closed (G5): a body refused before
+// any of it was sent becomes a 502 with an application/problem+json body;
+// one that fails after bytes were sent is aborted with
+// http.ErrAbortHandler, so that net/http closes the HTTP/1.1 connection
+// before the final chunk, or resets the HTTP/2 stream. A request that
+// matches no route reaches next with its path cleaned and its
+// method-override headers removed, and its response is untouched. A
+// path that must be refused gets a 400 problem document.
+//
+// The ResponseWriter that next gets on a masked route supports Flush (and
+// FlushError) and Unwrap, for http.ResponseController; it refuses Hijack,
+// which would let bytes past the mask.
+func Handler(next http.Handler, routes *Routes, opts ...Option) http.Handler {
+	c := &config{}
+	for _, o := range opts {
+		o(c)
+	}
+	c.limits = c.limits.resolved()
+	if routes == nil {
+		routes, _ = NewRoutes(nil)
+	}
+	return &handler{next: next, routes: routes, cfg: c}
+}
+
+type handler struct {
+	next   http.Handler
+	routes *Routes
+	cfg    *config
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rep := Report{Method: r.Method}
+	if h.cfg.observe != nil {
+		defer func() {
+			rep.Duration = time.Since(start)
+			h.cfg.observe(rep)
+		}()
+	}
+	// The request is the caller's: change a copy.
+	r2 := new(http.Request)
+	*r2 = *r
+	u := *r.URL
+	r2.URL = &u
+	d, err := h.routes.Match(r2)
+	if err != nil {
+		rep.Status, rep.Outcome, rep.Err = http.StatusBadRequest, OutcomeBadRequest, err
+		writeProblem(w, http.StatusBadRequest, err)
+		return
+	}
+	rep.Path = d.Path
+	r2.Header = r.Header.Clone()
+	FixRequestHeader(r2.Header, d.Route != nil)
+	if d.Route == nil {
+		pw := &passWriter{ResponseWriter: w}
+		defer func() {
+			rep.Status, rep.BytesIn, rep.BytesOut, rep.Outcome = pw.status, pw.n, pw.n, OutcomeUnmatched
+		}()
+		h.next.ServeHTTP(pw, r2)
+		return
+	}
+	rep.Route = d.Route.Pattern
+	mw := &maskWriter{w: w, h: make(http.Header), route: d.Route, cfg: h.cfg, method: r.Method}
+	p := h.serveMasked(mw, r2)
+	mw.report(&rep)
+	if p != nil {
+		panic(p)
+	}
+}
+
+// serveMasked runs next with mw, and returns what ServeHTTP must panic
+// with: http.ErrAbortHandler to abort a response that failed after bytes
+// were sent, or the handler's own panic, after a 502 where none was sent.
+func (h *handler) serveMasked(mw *maskWriter, r *http.Request) (repanic any) {
+	defer func() {
+		if p := recover(); p != nil {
+			mw.panicked()
+			if mw.aborted || p != http.ErrAbortHandler {
+				repanic = p
+			}
+		}
+	}()
+	h.next.ServeHTTP(mw, r)
+	mw.finish()
+	if mw.aborted {
+		return http.ErrAbortHandler
+	}
+	return nil
+}
+
+// mode is what a maskWriter does with the body.
+type mode uint8
+
+const (
+	modeUndecided mode = iota // no status yet
+	modePass                  // not masked: bytes go straight through
+	modeMask                  // through a Body
+	modeRefused               // refused at WriteHeader: a 502 at the end
+	modeFailed                // ended: a 502 was sent, or the response is aborted
+)
+
+// maskWriter is the ResponseWriter of a masked route.
+type maskWriter struct {
+	w       http.ResponseWriter
+	h       http.Header // the handler's header, sent at commit
+	route   *Route
+	cfg     *config
+	method  string
+	status  int
+	mode    mode
+	body    *Body
+	sent    bool  // the status line went to w
+	err     error // why the body was refused or aborted
+	in, out int64
+	took    time.Duration
+	aborted bool // the response must be aborted
+	sentAs  int  // the status the client got
+	masked  bool // the body went through a Body
+	rc      *http.ResponseController
+}
+
+// flushW flushes the underlying writer.
+func (m *maskWriter) flushW() error {
+	if m.rc == nil {
+		m.rc = http.NewResponseController(m.w)
+	}
+	return m.rc.Flush()
+}
+
+func (m *maskWriter) Header() http.Header { return m.h }
+
+// Unwrap returns the underlying ResponseWriter, for http.ResponseController.
+func (m *maskWriter) Unwrap() http.ResponseWriter { return m.w }
+
+var errHijack = errors.New("jsonmask: gateway: a masked route cannot be hijacked")
+
+// Hijack refuses: the connection's bytes would not go through the mask.
+func (m *maskWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) { return nil, nil, errHijack }
+
+func (m *maskWriter) WriteHeader(code int) {
+	if m.status != 0 {
+		return // as net/http: a second status is ignored
+	}
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		// Informational: forwarded as it is, and the handler goes on.
+		copyHeader(m.w.Header(), m.h)
+		m.w.WriteHeader(code)
+		return
+	}
+	m.status = code
+	switch treat, err := m.route.Treat(m.method, code); treat {
+	case Refuse:
+		m.refuse(err)
+	case FixHeader:
+		m.mode = modePass
+		m.commit(true)
+	case Pass:
+		m.mode = modePass
+		m.commit(false)
+	case Mask:
+		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits)
+		if err != nil {
+			m.refuse(err)
+			return
+		}
+		m.mode, m.body, m.masked = modeMask, b, true
+	}
+}
+
+func (m *maskWriter) refuse(err error) {
+	m.mode, m.err = modeRefused, err
+}
+
+func (m *maskWriter) Write(p []byte) (int, error) {
+	if m.status == 0 {
+		m.WriteHeader(http.StatusOK)
+	}
+	switch m.mode {
+	case modePass:
+		n, err := m.w.Write(p)
+		m.in += int64(n)
+		m.out += int64(n)
+		return n, err
+	case modeMask:
+		t := time.Now()
+		n, err := m.body.Write(p)
+		m.took += time.Since(t)
+		m.in += int64(n)
+		if err != nil {
+			m.fail(err)
+		}
+		return n, err
+	}
+	return 0, m.err
+}
+
+// Flush writes out what was masked so far.
+func (m *maskWriter) Flush() { m.FlushError() }
+
+// FlushError is Flush, for http.ResponseController.
+func (m *maskWriter) FlushError() error {
+	if m.status == 0 {
+		m.WriteHeader(http.StatusOK)
+	}
+	switch m.mode {
+	case modePass:
+		return m.flushW()
+	case modeMask:
+		t := time.Now()
+		err := m.body.Flush()
+		m.took += time.Since(t)
+		if err != nil {
+			m.fail(err)
+		}
+		return err
+	}
+	return m.err
+}
+
+// commit sends the status line and the header, fixed per SPEC G4 when fix
+// is set (a masked body, or HEAD and 304 on a masked route). Trailers are
+// left for the end.
+func (m *maskWriter) commit(fix bool) {
+	dst := m.w.Header()
+	clear(dst)
+	copyHeader(dst, m.h)
+	for _, k := range trailerKeys(m.h) {
+		dst.Del(k)
+	}
+	if fix {
+		FixResponseHeader(dst)
+	}
+	m.w.WriteHeader(m.status)
+	m.sent, m.sentAs = true, m.status
+}
+
+// finish ends the response after the handler returned.
+func (m *maskWriter) finish() {
+	if m.status == 0 {
+		m.WriteHeader(http.StatusOK) // net/http would send a 200 with no body
+	}
+	switch m.mode {
+	case modeMask:
+		t := time.Now()
+		err := m.body.Close()
+		m.took += time.Since(t)
+		if err != nil {
+			m.fail(err)
+			break
+		}
+		if !m.sent {
+			m.commit(true)
+		}
+		m.out = m.body.Written()
+	case modeRefused:
+		m.fail(m.err)
+	}
+	if m.mode != modeFailed {
+		m.trailers()
+	}
+}
+
+// fail ends a masked body that went wrong: a 502 if nothing was sent, an
+// abort if bytes were (SPEC G5).
+func (m *maskWriter) fail(err error) {
+	if m.mode == modeFailed {
+		return
+	}
+	m.mode, m.err = modeFailed, err
+	if m.body != nil {
+		m.out = m.body.Written()
+		m.body.Abort(err)
+	}
+	if m.sent {
+		m.aborted = true
+		return
+	}
+	clear(m.w.Header())
+	writeProblem(m.w, http.StatusBadGateway, err)
+	m.sent, m.sentAs = true, http.StatusBadGateway
+}
+
+// panicked handles a panic of the handler: the reverse proxy panics with
+// http.ErrAbortHandler when the upstream's body fails midway.
+func (m *maskWriter) panicked() {
+	var err error = &Error{Offset: m.in, msg: "upstream body failed before its end", err: ErrUpstream}
+	switch m.mode {
+	case modePass: // sent at WriteHeader: net/http aborts it
+		m.err, m.aborted = err, true
+		return
+	case modeRefused:
+		err = m.err
+	}
+	problem := !m.sent
+	m.fail(err)
+	if problem {
+		m.flushW()
+	}
+}
+
+// trailers copies the handler's trailers to w, after the body, without
+// those that describe the upstream's bytes.
+func (m *maskWriter) trailers() {
+	keys := trailerKeys(m.h)
+	if len(keys) == 0 {
+		return
+	}
+	dst := m.w.Header()
+	for _, k := range keys {
+		if m.mode == modeMask && isBodyHeader(k) {
+			continue
+		}
+		if vv, ok := m.h[k]; ok {
+			dst[k] = append([]string(nil), vv...)
+		}
+	}
+}
+
+func (m *maskWriter) report(rep *Report) {
+	rep.Status, rep.BytesIn, rep.BytesOut, rep.MaskTime, rep.Err = m.sentAs, m.in, m.out, m.took, m.err
+	switch {
+	case m.aborted:
+		rep.Outcome = OutcomeAborted
+	case m.err != nil:
+		rep.Outcome = OutcomeRefused
+	case m.masked:
+		rep.Outcome = OutcomeMasked
+	default:
+		rep.Outcome = OutcomeUnmasked
+	}
+}
+
+// sink is where a Body writes: the first byte sends the status line and
+// the header.
+type sink struct{ m *maskWriter }
+
+func (s sink) Write(p []byte) (int, error) {
+	if !s.m.sent {
+		s.m.commit(true)
+	}
+	return s.m.w.Write(p)
+}
+
+func (s sink) Flush() error {
+	if !s.m.sent {
+		return nil // the status waits for the first byte: a 502 is still possible
+	}
+	err := s.m.flushW()
+	if errors.Is(err, http.ErrNotSupported) {
+		return nil
+	}
+	return err
+}
+
+// trailerKeys are the keys of h that are trailers: declared in its Trailer
+// header, or with http.TrailerPrefix.
+func trailerKeys(h http.Header) []string {
+	var keys []string
+	for _, v := range h["Trailer"] {
+		for _, k := range splitTokens(v) {
+			keys = append(keys, http.CanonicalHeaderKey(k))
+		}
+	}
+	for k := range h {
+		if len(k) > len(http.TrailerPrefix) && k[:len(http.TrailerPrefix)] == http.TrailerPrefix {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func isBodyHeader(k string) bool {
+	if len(k) > len(http.TrailerPrefix) && k[:len(http.TrailerPrefix)] == http.TrailerPrefix {
+		k = http.CanonicalHeaderKey(k[len(http.TrailerPrefix):])
+	}
+	for _, b := range bodyHeaders {
+		if k == b {
+			return true
+		}
+	}
+	return false
+}
+
+func copyHeader(dst, src http.Header) {
+	for k, vv := range src {
+		dst[k] = append([]string(nil), vv...)
+	}
+}
+
+// passWriter is the ResponseWriter of a request that matched no route: it
+// only counts, for the report.
+type passWriter struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (p *passWriter) WriteHeader(code int) {
+	if p.status == 0 && code >= 200 {
+		p.status = code
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *passWriter) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	n, err := p.ResponseWriter.Write(b)
+	p.n += int64(n)
+	return n, err
+}
+
+func (p *passWriter) Flush() { http.NewResponseController(p.ResponseWriter).Flush() }
+
+// FlushError is Flush, for http.ResponseController.
+func (p *passWriter) FlushError() error { return http.NewResponseController(p.ResponseWriter).Flush() }
+
+// Unwrap returns the underlying ResponseWriter, for http.ResponseController
+// (Hijack, deadlines).
+func (p *passWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// splitTokens splits a comma-separated header value.
+func splitTokens(v string) []string {
+	var out []string
+	for t := range strings.SplitSeq(v, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package gateway
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+// serveHandler serves Handler(next) on a real server and returns its URL
+// and a client that leaves codings alone.
+func serveHandler(t *testing.T, next http.Handler, routes []Route, opts ...Option) (string, *http.Client) {
+	t.Helper()
+	rs, err := NewRoutes(routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := httptest.NewUnstartedServer(Handler(next, rs, opts...))
+	s.Config.ErrorLog = quietLog()
+	s.Start()
+	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	t.Cleanup(func() { c.CloseIdleConnections(); s.Close() })
+	return s.URL, c
+}
+
+func getBody(t *testing.T, c *http.Client, url string) (*http.Response, string, error) {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp, string(b), err
+}
+
+// TestHandlerWrites: a handler that writes its body in small pieces,
+// without WriteHeader, as fmt.Fprintf and encoders do.
+func TestHandlerWrites(t *testing.T) {
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		for _, s := range []string{`{"id":`, `7,"owner":{"ssn":"`, canary, `"},"items":[{"k":1,"v":"`, canary, `"},{"k":2}]}`} {
+			fmt.Fprint(w, s)
+		}
+	})
+	url, c := serveHandler(t, next, []Route{{Pattern: "/", Mask: itemsMask}})
+	resp, body, err := getBody(t, c, url+"/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || body != itemsMasked {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+	if resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("Content-Type %q", resp.Header.Get("Content-Type"))
+	}
+}
+
+// TestHandlerResponseController: Flush through http.ResponseController
+// sends what was masked so far; deadlines reach the server through Unwrap;
+// Hijack is refused on a masked route and works on others.
+func TestHandlerResponseController(t *testing.T) {
+	seen := make(chan struct{})
+	var hijackErr, deadlineErr error
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.URL.Path == "/free" {
+			conn, brw, err := rc.Hijack()
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			brw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+			brw.Flush()
+			conn.Close()
+			return
+		}
+		_, _, hijackErr = rc.Hijack()
+		deadlineErr = rc.SetWriteDeadline(time.Now().Add(time.Minute))
+		w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[`))
+		if err := rc.Flush(); err != nil {
+			t.Errorf("Flush: %v", err)
+		}
+		select {
+		case <-seen:
+		case <-time.After(5 * time.Second):
+		}
+		w.Write([]byte(`]}`))
+	})
+	url, c := serveHandler(t, next, []Route{{Pattern: "/masked", Mask: itemsMask}})
+	resp, err := c.Get(url + "/masked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 64)
+	n, err := io.ReadAtLeast(resp.Body, buf, len(`{"id":1,"items":[`))
+	if err != nil || string(buf[:n]) != `{"id":1,"items":[` {
+		t.Fatalf("before the handler goes on: %q, %v", buf[:n], err)
+	}
+	close(seen)
+	rest, _ := io.ReadAll(resp.Body)
+	if got := string(buf[:n]) + string(rest); got != `{"id":1,"items":[]}` {
+		t.Fatalf("body %q", got)
+	}
+	if !errors.Is(hijackErr, errHijack) {
+		t.Errorf("Hijack on a masked route: %v", hijackErr)
+	}
+	if deadlineErr != nil {
+		t.Errorf("SetWriteDeadline: %v", deadlineErr)
+	}
+	resp, body, err := getBody(t, c, url+"/free")
+	if err != nil || body != "ok" {
+		t.Fatalf("hijacked unmasked route: %v %q %v", resp, body, err)
+	}
+}
+
+// TestHandlerEnds: handlers that end without a body, or panic.
+func TestHandlerEnds(t *testing.T) {
+	strict := must(itemsMask.With(jsonmask.WithStrict(true)))
+	cases := []struct {
+		name   string
+		mask   *jsonmask.Mask
+		next   http.HandlerFunc
+		status int
+		body   string
+		err    bool // the client sees a broken response
+	}{
+		{"NoWrite", itemsMask, func(w http.ResponseWriter, r *http.Request) {}, 200, "", false},
+		{"NoWrite/Strict", strict, func(w http.ResponseWriter, r *http.Request) {}, 502, "", false},
+		{"HTML/Strict", strict, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>" + canary)) }, 502, "", false},
+		{"PanicBeforeWrite", itemsMask, func(w http.ResponseWriter, r *http.Request) { panic("boom") }, 502, "", false},
+		{"PanicAfterWrite", itemsMask, func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"id":1,"x":"` + canary + `"`))
+			panic("boom")
+		}, 502, "", false},
+		{"PanicAfterFlush", itemsMask, func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"id":1,"x":"` + canary + `"`))
+			w.(http.Flusher).Flush()
+			panic("boom")
+		}, 200, "", true},
+		{"Status418NotListed", itemsMask, func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(418)
+			w.Write([]byte("teapot"))
+		}, 418, "teapot", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url, cl := serveHandler(t, c.next, []Route{{Pattern: "/", Mask: c.mask}})
+			resp, body, err := getBody(t, cl, url+"/x")
+			if strings.Contains(body, canary) {
+				t.Fatalf("canary in %q", body)
+			}
+			if c.err {
+				if err == nil {
+					t.Fatalf("a complete response: %d %q", resp.StatusCode, body)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d: %q", resp.StatusCode, c.status, body)
+			}
+			if c.body != "" && body != c.body {
+				t.Fatalf("body %q, want %q", body, c.body)
+			}
+		})
+	}
+}
+
+// TestHandlerBadPath: a refused path gets a 400 problem document, and
+// never reaches the handler.
+func TestHandlerBadPath(t *testing.T) {
+	reached := false
+	var rep Report
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached = true })
+	url, _ := serveHandler(t, next, []Route{{Pattern: "/", Mask: itemsMask}}, WithObserver(func(r Report) { rep = r }))
+	conn, br := dialURL(t, url)
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /a%%2Fb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || reached {
+		t.Fatalf("status %d, handler reached %v", resp.StatusCode, reached)
+	}
+	checkProblem(t, resp, body)
+	if rep.Outcome != OutcomeBadRequest || !errors.Is(rep.Err, ErrBadPath) {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+func dialURL(t *testing.T, url string) (net.Conn, *bufio.Reader) {
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	return conn, bufio.NewReader(conn)
+}

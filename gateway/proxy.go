@@ -1,0 +1,45 @@
+package gateway
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+)
+
+// NewReverseProxy returns a reverse proxy to upstream that masks the
+// responses of the routes' requests: Handler around an
+// httputil.ReverseProxy. The proxy sets X-Forwarded-For, -Host and -Proto,
+// streams bodies as they come (it flushes at once for event streams and
+// bodies of unknown length, as httputil.ReverseProxy does), and answers a
+// failed upstream with a 502 problem document. Its transport waits
+// Limits.ResponseHeaderTimeout for the upstream's header and never decodes
+// bodies itself (WithTransport replaces it).
+func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Handler {
+	c := &config{}
+	for _, o := range opts {
+		o(c)
+	}
+	t := c.transport
+	if t == nil {
+		dt := http.DefaultTransport.(*http.Transport).Clone()
+		dt.ResponseHeaderTimeout = c.limits.resolved().ResponseHeaderTimeout
+		dt.DisableCompression = true
+		t = dt
+	}
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(upstream)
+			pr.SetXForwarded()
+		},
+		Transport: t,
+		// Failures reach the client as 502s and the observer as outcomes:
+		// nothing for a log of the proxy's own.
+		ErrorLog: log.New(io.Discard, "", 0),
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			writeProblem(w, http.StatusBadGateway, &Error{Offset: -1, msg: "the upstream did not answer", err: ErrUpstream})
+		},
+	}
+	return Handler(rp, routes, opts...)
+}

@@ -1,0 +1,618 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jsonmask/jsonmask"
+)
+
+// testEnv is a real upstream, the gateway's reverse proxy in front of it,
+// and a client that leaves codings alone, so that the bytes on the wire
+// are what the tests check.
+type testEnv struct {
+	upstream *httptest.Server
+	proxy    *httptest.Server
+	client   *http.Client
+	mu       sync.Mutex
+	reports  []Report
+	sent     int // requests sent by do
+}
+
+type envOptions struct {
+	h2     bool // the proxy speaks HTTP/2 over TLS
+	routes []RoutesOption
+	opts   []Option
+}
+
+func newEnv(t *testing.T, upstream http.Handler, routes []Route, eo envOptions) *testEnv {
+	t.Helper()
+	e := &testEnv{upstream: httptest.NewServer(upstream)}
+	t.Cleanup(e.upstream.Close)
+	rs, err := NewRoutes(routes, eo.routes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(e.upstream.URL)
+	opts := append([]Option{WithObserver(func(r Report) {
+		e.mu.Lock()
+		e.reports = append(e.reports, r)
+		e.mu.Unlock()
+	})}, eo.opts...)
+	gw := NewReverseProxy(u, rs, opts...)
+	e.proxy = httptest.NewUnstartedServer(gw)
+	e.proxy.Config.ErrorLog = quietLog()
+	if eo.h2 {
+		e.proxy.EnableHTTP2 = true
+		e.proxy.StartTLS()
+		e.client = e.proxy.Client()
+		e.client.Transport.(*http.Transport).DisableCompression = true
+	} else {
+		e.proxy.Start()
+		e.client = &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	}
+	t.Cleanup(func() {
+		e.client.CloseIdleConnections()
+		e.proxy.Close()
+	})
+	return e
+}
+
+// get sends a request through the proxy and reads the whole response.
+func (e *testEnv) do(t *testing.T, method, path string, h http.Header) (*http.Response, []byte, error) {
+	t.Helper()
+	req, err := http.NewRequest(method, e.proxy.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vv := range h {
+		req.Header[k] = vv
+	}
+	e.mu.Lock()
+	e.sent++
+	e.mu.Unlock()
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
+
+// get starts a GET through the proxy, for a test that reads the body
+// itself.
+func (e *testEnv) get(path string) (*http.Response, error) {
+	e.mu.Lock()
+	e.sent++
+	e.mu.Unlock()
+	return e.client.Get(e.proxy.URL + path)
+}
+
+// lastReport is the report of the last request sent by do. The observer
+// runs as the handler returns, which may be after the client has read the
+// response: wait for it, a little.
+func (e *testEnv) lastReport() Report {
+	for i := 0; ; i++ {
+		e.mu.Lock()
+		n, sent := len(e.reports), e.sent
+		var r Report
+		if n > 0 {
+			r = e.reports[n-1]
+		}
+		e.mu.Unlock()
+		if n >= sent || i == 200 {
+			return r
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// noCanary fails the test if b, decoded where it can be, holds the canary.
+func noCanary(t *testing.T, h http.Header, b []byte) {
+	t.Helper()
+	if bytes.Contains(b, []byte(canary)) || bytes.Contains(tryDecode(h, b), []byte(canary)) {
+		t.Fatalf("the canary reached the client: %.200q", b)
+	}
+}
+
+// workload is an entry of bench/testdata/workloads.json.
+type workload struct {
+	Name    string          `json:"name"`
+	File    string          `json:"file"`
+	Mask    json.RawMessage `json:"mask"`
+	Options struct {
+		Arrays bool `json:"arrays"`
+		NDJSON bool `json:"ndjson"`
+	} `json:"options"`
+}
+
+const corpusDir = "../bench/testdata"
+
+func loadWorkloads(t testing.TB) []workload {
+	data, err := os.ReadFile(filepath.Join(corpusDir, "workloads.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []workload
+	if err := json.Unmarshal(data, &ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// TestProxyWorkloads: every workload of the corpus, served identity, gzip,
+// deflate and zstd by a real upstream: the client's decoded body is what
+// Append gives, the coding is the upstream's, and the header follows G4.
+// With -short (CI's race run), only the documents under 1 MB.
+func TestProxyWorkloads(t *testing.T) {
+	var ws []workload
+	for _, w := range loadWorkloads(t) {
+		if st, err := os.Stat(filepath.Join(corpusDir, w.File)); err == nil && (!testing.Short() || st.Size() < 1<<20) {
+			ws = append(ws, w)
+		}
+	}
+	type served struct {
+		body  []byte
+		ctype string
+	}
+	bodies := map[string]served{} // "/w/name/coding"
+	var routes []Route
+	want := map[string][]byte{}
+	for _, w := range ws {
+		in, err := os.ReadFile(filepath.Join(corpusDir, w.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := jsonmask.Compile(w.Mask, jsonmask.WithArrays(w.Options.Arrays))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.ReplaceAll(w.Name, "/", "-")
+		routes = append(routes, Route{Pattern: "GET /w/" + name + "/{coding}", Mask: m})
+		ctype := "application/json"
+		var out bytes.Buffer
+		if w.Options.NDJSON {
+			ctype = "application/x-ndjson"
+			if _, err := must(m.With(jsonmask.WithNDJSON(true))).Copy(&out, bytes.NewReader(in)); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := m.Copy(&out, bytes.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+		want[name] = out.Bytes()
+		for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
+			bodies["/w/"+name+"/"+cod] = served{encode(t, cod, in), ctype}
+		}
+	}
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, ok := bodies[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", s.ctype)
+		if cod := filepath.Base(r.URL.Path); cod != "identity" {
+			h.Set("Content-Encoding", cod)
+		}
+		h.Set("ETag", `"v1"`)
+		h.Set("Accept-Ranges", "bytes")
+		h.Set("Content-Digest", "sha-256=:AAAA:")
+		h.Set("Content-Md5", "AAAA")
+		h.Set("Vary", "Accept-Encoding")
+		h.Set("Content-Length", fmt.Sprint(len(s.body)))
+		w.Write(s.body)
+	})
+	e := newEnv(t, upstream, routes, envOptions{})
+	for _, w := range ws {
+		name := strings.ReplaceAll(w.Name, "/", "-")
+		for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
+			t.Run(name+"/"+cod, func(t *testing.T) {
+				ae := http.Header{"Accept-Encoding": {"gzip, deflate, zstd"}}
+				resp, body, err := e.do(t, "GET", "/w/"+name+"/"+cod, ae)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.StatusCode != 200 {
+					t.Fatalf("status %d: %.300s", resp.StatusCode, body)
+				}
+				if got := resp.Header.Get("Content-Encoding"); got != strings.TrimPrefix(cod, "identity") {
+					t.Errorf("Content-Encoding %q, want %q", got, cod)
+				}
+				if got := decode(t, cod, body); !bytes.Equal(got, want[name]) {
+					t.Fatalf("body differs from Append's: got %d bytes, want %d", len(got), len(want[name]))
+				}
+				checkG4(t, resp)
+				if rep := e.lastReport(); rep.Outcome != OutcomeMasked || rep.BytesOut != int64(len(body)) {
+					t.Errorf("report %+v", rep)
+				}
+			})
+		}
+	}
+}
+
+// checkG4: the header of a masked response (SPEC G4).
+func checkG4(t *testing.T, resp *http.Response) {
+	t.Helper()
+	for _, k := range []string{"Content-Length", "Content-Md5", "Digest", "Repr-Digest", "Content-Digest", "Accept-Ranges"} {
+		if v := resp.Header.Get(k); v != "" {
+			t.Errorf("%s: %q kept on a masked response", k, v)
+		}
+	}
+	if resp.ContentLength != -1 && resp.Request.Method != "HEAD" && resp.StatusCode != 304 {
+		t.Errorf("ContentLength %d, want unknown (chunked)", resp.ContentLength)
+	}
+	if et := resp.Header.Get("Etag"); et != "" && !strings.HasPrefix(et, "W/") {
+		t.Errorf("ETag %q not weakened", et)
+	}
+	if v := resp.Header.Get("Vary"); v == "" && resp.Request.Header.Get("X-Want-Vary") != "" {
+		t.Error("Vary dropped")
+	}
+}
+
+// itemsBody is what the upstream's /v1/items holds: the mask keeps id and
+// items[].k; every other value is the canary.
+var itemsBody = []byte(`{"id":7,"owner":{"ssn":"` + canary + `"},"items":[{"k":1,"v":"` + canary + `"},{"k":2,"v":"` + canary + `"}]}`)
+
+const itemsMasked = `{"id":7,"items":[{"k":1},{"k":2}]}`
+
+var itemsMask = jsonmask.MustCompile(`{"id":true,"items":{"k":true}}`)
+
+// itemsUpstream serves /v1/items with http.ServeContent, which honours
+// Range, If-Range, If-None-Match and HEAD, as real upstreams do, and
+// other paths for the status tests.
+func itemsUpstream() http.Handler {
+	mod := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/items", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"items-v1"`)
+		w.Header().Set("Vary", "Accept-Encoding")
+		http.ServeContent(w, r, "", mod, bytes.NewReader(itemsBody))
+	})
+	mux.HandleFunc("/v1/partial", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-9/%d", len(itemsBody)))
+		w.WriteHeader(http.StatusPartialContent)
+		w.Write(itemsBody[:10])
+	})
+	mux.HandleFunc("/v1/nocontent", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"x"`)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("/v1/created", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(itemsBody)))
+		w.WriteHeader(http.StatusCreated)
+		w.Write(itemsBody)
+	})
+	mux.HandleFunc("/v1/missing", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(itemsBody)))
+		w.WriteHeader(http.StatusNotFound)
+		w.Write(itemsBody)
+	})
+	mux.HandleFunc("/v1/hints", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del("Link")
+		w.Write(itemsBody)
+	})
+	mux.HandleFunc("/v2/other", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"other"`)
+		http.ServeContent(w, r, "", mod, bytes.NewReader(itemsBody))
+	})
+	mux.HandleFunc("/v1/trailers", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Trailer", "X-Checksum, Content-Digest")
+		w.Write(itemsBody)
+		w.Header().Set("X-Checksum", "42")
+		w.Header().Set("Content-Digest", "sha-256=:AAAA:")
+	})
+	return mux
+}
+
+func itemsRoutes() []Route {
+	return []Route{
+		{Pattern: "GET /v1/items", Mask: itemsMask},
+		{Pattern: "/v1/partial", Mask: itemsMask},
+		{Pattern: "/v1/nocontent", Mask: itemsMask},
+		{Pattern: "/v1/created", Mask: itemsMask, Statuses: []int{200}},
+		{Pattern: "/v1/missing", Mask: itemsMask},
+		{Pattern: "/v1/hints", Mask: itemsMask},
+		{Pattern: "/v1/trailers", Mask: itemsMask},
+	}
+}
+
+// TestProxyStatuses: the responses that have no body to mask, those not
+// listed, the refused ones, and requests that try to get a range.
+func TestProxyStatuses(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		e := newEnv(t, itemsUpstream(), itemsRoutes(), envOptions{h2: h2})
+		cases := []struct {
+			name, method, path string
+			h                  http.Header
+			status             int
+			body               string // "" with masked: the masked items
+			passthrough        bool   // byte-identical, Content-Length kept
+			g4                 bool
+			outcome            Outcome
+		}{
+			{name: "GET", method: "GET", path: "/v1/items", status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
+			{name: "HEAD", method: "HEAD", path: "/v1/items", status: 200, g4: true, outcome: OutcomeUnmasked},
+			{name: "NotModified", method: "GET", path: "/v1/items", h: http.Header{"If-None-Match": {`"items-v1"`}}, status: 304, g4: true, outcome: OutcomeUnmasked},
+			{name: "NotModified/Weak", method: "GET", path: "/v1/items", h: http.Header{"If-None-Match": {`W/"items-v1"`}}, status: 304, g4: true, outcome: OutcomeUnmasked},
+			{name: "Range", method: "GET", path: "/v1/items", h: http.Header{"Range": {"bytes=0-40"}}, status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
+			{name: "IfRange", method: "GET", path: "/v1/items", h: http.Header{"Range": {"bytes=20-"}, "If-Range": {`"items-v1"`}}, status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
+			{name: "206Refused", method: "GET", path: "/v1/partial", status: 502, outcome: OutcomeRefused},
+			{name: "204", method: "GET", path: "/v1/nocontent", status: 204, outcome: OutcomeUnmasked},
+			{name: "NotListed", method: "GET", path: "/v1/created", status: 201, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmasked},
+			{name: "404NotMasked", method: "GET", path: "/v1/missing", status: 404, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmasked},
+			{name: "EarlyHints", method: "GET", path: "/v1/hints", status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
+			{name: "Unmatched", method: "GET", path: "/v2/other", status: 200, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmatched},
+			{name: "Unmatched/Range", method: "GET", path: "/v2/other", h: http.Header{"Range": {"bytes=0-9"}}, status: 206, body: string(itemsBody[:10]), passthrough: true, outcome: OutcomeUnmatched},
+			{name: "PostNotRouted", method: "POST", path: "/v1/items", status: 200, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmatched},
+		}
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("h2=%v/%s", h2, c.name), func(t *testing.T) {
+				resp, body, err := e.do(t, c.method, c.path, c.h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.StatusCode != c.status {
+					t.Fatalf("status %d, want %d: %.300s", resp.StatusCode, c.status, body)
+				}
+				if !c.passthrough { // passthrough is unmasked by design: no route, or a status not listed
+					noCanary(t, resp.Header, body)
+				}
+				if c.body != "" && string(body) != c.body {
+					t.Fatalf("body %q, want %q", body, c.body)
+				}
+				if c.passthrough && resp.ContentLength != int64(len(c.body)) {
+					t.Errorf("Content-Length %d, want %d kept", resp.ContentLength, len(c.body))
+				}
+				if c.g4 {
+					checkG4(t, resp)
+					if c.path == "/v1/items" && resp.Header.Get("Etag") != `W/"items-v1"` {
+						t.Errorf("ETag %q", resp.Header.Get("Etag"))
+					}
+					if c.path == "/v1/items" && resp.Header.Get("Vary") != "Accept-Encoding" {
+						t.Errorf("Vary %q, want kept", resp.Header.Get("Vary"))
+					}
+				}
+				if c.status == 502 {
+					checkProblem(t, resp, body)
+				}
+				if rep := e.lastReport(); rep.Outcome != c.outcome || rep.Status != c.status {
+					t.Errorf("report %+v, want outcome %s", rep, c.outcome)
+				}
+			})
+		}
+	}
+}
+
+// checkProblem: a 502 is an RFC 9457 problem document that says why.
+func checkProblem(t *testing.T, resp *http.Response, body []byte) {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
+	var p struct {
+		Type, Title, Detail string
+		Status              int
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("problem %q: %v", body, err)
+	}
+	if p.Status != resp.StatusCode || p.Detail == "" || p.Title == "" {
+		t.Errorf("problem %+v", p)
+	}
+	noCanary(t, resp.Header, body)
+}
+
+// TestProxyTrailers: trailers are forwarded, without those that describe
+// the upstream's bytes.
+func TestProxyTrailers(t *testing.T) {
+	e := newEnv(t, itemsUpstream(), itemsRoutes(), envOptions{})
+	resp, body, err := e.do(t, "GET", "/v1/trailers", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(body) != itemsMasked {
+		t.Fatalf("body %q", body)
+	}
+	if got := resp.Trailer.Get("X-Checksum"); got != "42" {
+		t.Errorf("trailer X-Checksum %q, want 42 (trailers %v)", got, resp.Trailer)
+	}
+	if got := resp.Trailer.Get("Content-Digest"); got != "" {
+		t.Errorf("trailer Content-Digest %q kept", got)
+	}
+}
+
+// TestProxyEarlyHints: a 103 reaches the client before the masked body.
+func TestProxyEarlyHints(t *testing.T) {
+	e := newEnv(t, itemsUpstream(), itemsRoutes(), envOptions{})
+	conn, br := rawDial(t, e.proxy)
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /v1/hints HTTP/1.1\r\nHost: x\r\n\r\n")
+	line, _ := br.ReadString('\n')
+	if !strings.HasPrefix(line, "HTTP/1.1 103") {
+		t.Fatalf("first line %q, want a 103", line)
+	}
+}
+
+func rawDial(t *testing.T, s *httptest.Server) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", s.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	return conn, bufio.NewReader(conn)
+}
+
+// rawGet sends a request line and header as written, with no client
+// between that would clean the path, and reads the response.
+func rawGet(t *testing.T, s *httptest.Server, target string, header string) (*http.Response, []byte) {
+	t.Helper()
+	conn, br := rawDial(t, s)
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: gw.test\r\nConnection: close\r\n%s\r\n", target, header)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", target, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s: reading the body: %v", target, err)
+	}
+	return resp, body
+}
+
+// lenientUpstream serves the canary body for every spelling of /v1/items
+// that a lenient server accepts: any case, percent-encoding, dot segments,
+// repeated or trailing slashes, ";params", and method overrides. It sends
+// the coding the client asked for, even one the gateway cannot decode.
+func lenientUpstream() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, _ := url.PathUnescape(r.URL.EscapedPath())
+		p = strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
+		var segs []string
+		for _, s := range strings.Split(p, "/") {
+			s, _, _ = strings.Cut(s, ";")
+			switch s {
+			case "", ".":
+			case "..":
+				if len(segs) > 0 {
+					segs = segs[:len(segs)-1]
+				}
+			default:
+				segs = append(segs, s)
+			}
+		}
+		method := r.Method
+		for _, k := range methodOverrides {
+			if v := r.Header.Get(k); v != "" {
+				method = v
+			}
+		}
+		if strings.Join(segs, "/") != "v1/items" {
+			http.NotFound(w, r)
+			return
+		}
+		if method != "GET" && method != "HEAD" {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "br") {
+			w.Header().Set("Content-Encoding", "br")
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(itemsBody))
+	})
+}
+
+// TestBypass: nothing a client sends gets the masked route's body out
+// unmasked (SPEC G8): the response is masked, refused, or not the body.
+func TestBypass(t *testing.T) {
+	routes := []Route{{Pattern: "GET /v1/items", Mask: itemsMask}}
+	e := newEnv(t, lenientUpstream(), routes, envOptions{})
+	cases := []struct {
+		name, target, header string
+		want                 int // status; 200 means masked
+	}{
+		{"Plain", "/v1/items", "", 200},
+		{"DoubleSlash", "//v1/items", "", 200},
+		{"SlashesInside", "/v1///items", "", 200},
+		{"EncodedLetter", "/v1/%69tems", "", 200},
+		{"EncodedLower", "/%76%31/items", "", 200},
+		{"TrailingSlash", "/v1/items/", "", 200},
+		{"UpperCase", "/V1/ITEMS", "", 200},
+		{"Dot", "/v1/./items", "", 200},
+		{"EncodedDot", "/v1/%2e/items", "", 200},
+		{"DotDot", "/v1/x/../items", "", 200},
+		{"EncodedDotDot", "/v1/x/%2E%2E/items", "", 200},
+		{"DotDotParams", "/v1/x/..;/items", "", 200},
+		{"Params", "/v1/items;jsessionid=1", "", 200},
+		{"Query", "/v1/items?x=1", "", 200},
+		{"AbsoluteForm", "http://gw.test/v1/items", "", 200},
+		{"EncodedSlash", "/v1%2Fitems", "", 400},
+		{"EncodedSlashLower", "/v1%2fitems", "", 400},
+		{"EncodedBackslash", "/v1%5Citems", "", 400},
+		{"Backslash", "/v1\\items", "", 400},
+		{"NUL", "/v1/items%00", "", 400},
+		{"BadEscape", "/v1/it%zzems", "", 400},
+		{"AcceptBr", "/v1/items", "Accept-Encoding: br\r\n", 200},
+		{"IdentityRefused", "/v1/items", "Accept-Encoding: identity;q=0, br\r\n", 200},
+		{"AcceptStar", "/v1/items", "Accept-Encoding: *\r\n", 200},
+		{"Range", "/v1/items", "Range: bytes=0-20\r\n", 200},
+		{"RangeIfRange", "/v1/items", "Range: bytes=0-20\r\nIf-Range: \"x\"\r\n", 200},
+		{"AcceptHTML", "/v1/items", "Accept: text/html\r\n", 200},
+		{"TE", "/v1/items", "TE: gzip, trailers\r\n", 200},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := rawGet(t, e.proxy, c.target, c.header)
+			noCanary(t, resp.Header, body)
+			if resp.StatusCode != c.want {
+				t.Fatalf("status %d, want %d: %.200q", resp.StatusCode, c.want, body)
+			}
+			if c.want == 200 && string(tryDecode(resp.Header, body)) != itemsMasked {
+				t.Fatalf("body %q, want the masked items", body)
+			}
+		})
+	}
+	for _, k := range methodOverrides {
+		t.Run("Override/"+k, func(t *testing.T) {
+			conn, br := rawDial(t, e.proxy)
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /v1/items HTTP/1.1\r\nHost: gw.test\r\n%s: GET\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", k)
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			noCanary(t, resp.Header, body)
+			if resp.StatusCode != http.StatusMethodNotAllowed {
+				t.Fatalf("status %d: the upstream saw the override", resp.StatusCode)
+			}
+		})
+	}
+}
+
+// TestProxyUpstreamCoding: a coding the gateway cannot decode, sent by an
+// upstream that ignores Accept-Encoding, is refused with a 502.
+func TestProxyUpstreamCoding(t *testing.T) {
+	for _, cod := range []string{"br", "compress", "gzip, gzip", "exotic"} {
+		t.Run(cod, func(t *testing.T) {
+			up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Encoding", cod)
+				w.Write(itemsBody)
+			})
+			e := newEnv(t, up, []Route{{Pattern: "/", Mask: itemsMask}}, envOptions{})
+			resp, body, err := e.do(t, "GET", "/x", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != 502 {
+				t.Fatalf("status %d: %q", resp.StatusCode, body)
+			}
+			checkProblem(t, resp, body)
+			if !errors.Is(e.lastReport().Err, ErrCoding) {
+				t.Errorf("report error %v", e.lastReport().Err)
+			}
+		})
+	}
+}
