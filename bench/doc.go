@@ -17,4 +17,11 @@
 //
 //	go test -run '^$' -bench AppendValue -count 10 > appendvalue.txt
 //	go tool benchstat -col /impl appendvalue.txt
+//
+// It also measures toolresult, what a tool's response becomes before a model
+// sees it (SPEC section 9): the tokens its passthrough decision counts, the
+// throughput of its variable route against Append, and the peak memory of
+// that route on 1 GiB (cmd/ctxrss). Items makes the large bodies from the
+// corpus as they are read. context.sh runs these; their figures are in the
+// hand-written section of REPORT.md that cmd/report keeps.
 package bench

@@ -24,7 +24,8 @@ var (
 	// cannot be masked.
 	ErrPartial = errors.New("partial content on a masked route")
 	// ErrUpstream: the upstream's body failed before its end, or a
-	// handler panicked.
+	// handler panicked, or (Middleware) returned an error after it wrote
+	// the status of a masked body.
 	ErrUpstream = errors.New("upstream body failed")
 	// ErrSSE: an event stream that the gateway cannot frame within its
 	// limits (SPEC G2).

@@ -26,7 +26,10 @@ type previewer struct {
 	max  int // the sampler's caps, where rounds stop
 }
 
-func (pv *previewer) count(s string) int { return pv.tok.Count([]byte(s), -1) }
+// count returns the tokens of s when they are at most limit, and otherwise
+// some number over limit, having counted about limit+1 of them (a negative
+// limit counts all): what does not fit is not counted whole.
+func (pv *previewer) count(s string, limit int) int { return pv.tok.Count([]byte(s), limit) }
 
 func isContainer(n *snode) bool {
 	return n.kind == tokenizer.ObjectStart || n.kind == tokenizer.ArrayStart
@@ -99,11 +102,38 @@ func (pv *previewer) round(items, chars int) bool {
 }
 
 // cost returns the tokens of n shown with chars characters (a string), with
-// its key and the comma that follows it.
-func (pv *previewer) cost(n *snode, chars int) int {
+// its key and the comma that follows it: exactly when they are at most
+// limit, and otherwise some number over limit (a negative limit: exactly).
+// Callers pass the tokens left, so that a long string that cannot fit is not
+// counted whole.
+//
+// A string's costs are kept (see costMemo): the preview is built several
+// times, and tries the same lengths each time.
+func (pv *previewer) cost(n *snode, chars, limit int) int {
 	if n.key != nil && n.keyCost < 0 {
-		n.keyCost = pv.count(`"` + string(n.key) + `":`)
+		n.keyCost = pv.count(`"`+string(n.key)+`":`, -1)
 	}
+	if n.kind == tokenizer.String {
+		for _, m := range n.costs {
+			if m.chars == chars && (m.exact || limit >= 0 && limit <= m.limit) {
+				return m.cost
+			}
+		}
+		c := pv.valueCost(n, chars, limit)
+		n.costs = append(n.costs, costMemo{chars: chars, cost: c, limit: limit, exact: limit < 0 || c <= limit})
+		return c
+	}
+	return pv.valueCost(n, chars, limit)
+}
+
+// costMemo is a cost of a string counted: exact, or over limit.
+type costMemo struct {
+	chars, cost, limit int
+	exact              bool
+}
+
+// valueCost is cost, counted.
+func (pv *previewer) valueCost(n *snode, chars, limit int) int {
 	var v string
 	switch n.kind {
 	case tokenizer.ObjectStart:
@@ -115,7 +145,13 @@ func (pv *previewer) cost(n *snode, chars int) int {
 	default:
 		v = string(n.raw) + ","
 	}
-	return max(n.keyCost, 0) + pv.count(v)
+	k := max(n.keyCost, 0)
+	if limit >= 0 {
+		// v is at least one token: with no room left past the key, a
+		// limit of 0 answers "over" at once.
+		limit = max(limit-k, 0)
+	}
+	return k + pv.count(v, limit)
 }
 
 // add shows n when it fits: an object with all its scalar members, or else
@@ -136,29 +172,30 @@ func (pv *previewer) add(n *snode, chars int) bool {
 		}
 		chain = append(chain, c)
 	}
+	// Costs are noted as they are counted: nothing under n is shown yet.
 	total := 0
 	for _, c := range chain[:len(chain)-1] {
-		total += pv.cost(c, 0)
+		c.cost = pv.cost(c, 0, -1)
+		total += c.cost
 	}
 	last := chain[len(chain)-1]
 	show := 0
 	if last.kind == tokenizer.String {
 		show = min(chars, last.chars)
-		c := pv.cost(last, show)
-		for total+c > pv.left && show > 16 {
+		last.cost = pv.cost(last, show, max(pv.left-total, 0))
+		for total+last.cost > pv.left && show > 16 {
 			show = max(16, show/2)
-			c = pv.cost(last, show)
+			last.cost = pv.cost(last, show, max(pv.left-total, 0))
 		}
-		total += c
 	} else {
-		total += pv.cost(last, 0)
+		last.cost = pv.cost(last, 0, -1)
 	}
+	total += last.cost
 	if total > pv.left {
 		return false
 	}
 	for _, c := range chain {
 		c.shown = true
-		c.cost = pv.cost(c, 0)
 	}
 	last.showChars = show
 	pv.left -= total
@@ -168,10 +205,12 @@ func (pv *previewer) add(n *snode, chars int) bool {
 // addScalars shows object n with all its scalar members, when they fit and
 // there are some.
 func (pv *previewer) addScalars(n *snode, chars int) bool {
-	total, some := pv.cost(n, 0), false
+	n.cost = pv.cost(n, 0, -1)
+	total, some := n.cost, false
 	for _, k := range n.kids {
 		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
-			total += pv.cost(k, min(chars, k.chars))
+			k.cost = pv.cost(k, min(chars, k.chars), max(pv.left-total, 0))
+			total += k.cost
 			some = true
 		}
 	}
@@ -193,13 +232,12 @@ func (pv *previewer) addScalars(n *snode, chars int) bool {
 
 // extend shows more of a string shown: chars characters, when they fit.
 func (pv *previewer) extend(n *snode, chars int) bool {
-	before := pv.cost(n, n.showChars)
-	after := pv.cost(n, chars)
-	if after-before > pv.left {
+	after := pv.cost(n, chars, n.cost+pv.left)
+	if after-n.cost > pv.left {
 		return false
 	}
-	pv.left -= after - before
-	n.showChars = chars
+	pv.left -= after - n.cost
+	n.showChars, n.cost = chars, after
 	return true
 }
 

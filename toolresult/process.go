@@ -1,6 +1,7 @@
 package toolresult
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -193,9 +194,10 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 	return sk.finish(instr)
 }
 
-// ProcessBytes is Process for a body in memory.
+// ProcessBytes is Process for a body in memory. It reads body where it is,
+// without a copy, and does not keep it.
 func (p *Processor) ProcessBytes(ctx context.Context, body []byte) (*Result, error) {
-	return p.Process(ctx, strings.NewReader(string(body)))
+	return p.Process(ctx, bytes.NewReader(body))
 }
 
 // sink receives the data (the body without instructions, masked) a window

@@ -23,8 +23,9 @@ type snode struct {
 	// The preview's state.
 	shown     bool
 	showChars int
-	keyCost   int // tokens of `"key":`, -1 until counted
-	cost      int // tokens of the value as shown, with its comma
+	keyCost   int        // tokens of `"key":`, -1 until counted
+	cost      int        // tokens of the value as shown, with its key and comma
+	costs     []costMemo // a string's costs counted, by characters shown
 }
 
 // sampler is the schema.Observer that builds the sample and finds hints
@@ -33,7 +34,7 @@ type sampler struct {
 	root  *snode
 	stack []*snode // open containers; nil where not sampled
 	idx   []int    // per open container, the index of the next element
-	keys  []string // per open container, the key of the member being read
+	keys  [][]byte // per open container, the key of the member being read (buffers reused)
 	objs  []bool   // per open container, whether it is an object
 	cur   *snode   // the scalar being read, or nil
 	key   []byte
@@ -108,7 +109,12 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 	if k == tokenizer.ObjectStart || k == tokenizer.ArrayStart {
 		s.stack = append(s.stack, n)
 		s.idx = append(s.idx, 0)
-		s.keys = append(s.keys, "")
+		if d := len(s.keys); d < cap(s.keys) {
+			s.keys = s.keys[:d+1]
+			s.keys[d] = s.keys[d][:0]
+		} else {
+			s.keys = append(s.keys, nil)
+		}
 		s.objs = append(s.objs, k == tokenizer.ObjectStart)
 		return
 	}
@@ -122,7 +128,7 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 func (s *sampler) Key(raw, text []byte, whole bool) {
 	s.key, s.keyOK = append(s.key[:0], raw...), whole
 	if d := len(s.stack); d > 0 {
-		s.keys[d-1] = string(text)
+		s.keys[d-1] = append(s.keys[d-1][:0], text...)
 	}
 }
 
@@ -174,7 +180,7 @@ func (s *sampler) pointer() string {
 	for d := range s.stack {
 		b.WriteByte('/')
 		if s.objs[d] {
-			b.WriteString(escapePointer(s.keys[d]))
+			b.WriteString(escapePointer(string(s.keys[d])))
 		} else {
 			b.WriteString(strconv.Itoa(s.idx[d] - 1))
 		}
@@ -329,6 +335,13 @@ func (h *hintScan) reset() {
 }
 
 func (h *hintScan) write(p []byte, last bool) {
+	if !h.failed && !h.started && len(h.pend) == 0 {
+		// Most strings are not JSON text: their first character says so,
+		// without unescaping them or making the scanner's error.
+		if c := firstNonSpace(p); c != 0 && c != '{' && c != '[' && c != '\\' {
+			h.failed = true
+		}
+	}
 	if h.failed {
 		return
 	}
@@ -377,6 +390,17 @@ func (h *hintScan) write(p []byte, last bool) {
 	if last && !h.failed && h.sc.End(len(h.buf)) != nil {
 		h.failed = true
 	}
+}
+
+// firstNonSpace returns the first byte of p that is not a space, or 0. (In a
+// valid string, the other JSON whitespace is escaped.)
+func firstNonSpace(p []byte) byte {
+	for _, c := range p {
+		if c != ' ' {
+			return c
+		}
+	}
+	return 0
 }
 
 // ok reports whether the whole string was JSON text long enough to hint.

@@ -70,20 +70,37 @@ const maxTokenBytes = 128
 //
 // BPE splits a text into pieces with a regular expression and merges each
 // piece on its own, so a text cut where a piece always ends counts as the sum
-// of its parts. Such a cut is before a '"' or a ' ' that follows an ASCII
-// letter or digit: no piece of either encoding's expression holds a letter or
-// digit followed by a quote or a space (letters run into letters and
-// contractions, digits into digits, and the space or quote starts the next
-// piece), and the expressions never look behind. TestChunksAdd checks it on
-// the corpus at every such cut. Cutting there
+// of its parts. In both encodings' expressions a piece always ends
+//
+//   - before a '"' or a ' ' that follows an ASCII letter or digit: no piece
+//     holds a letter or digit followed by a quote or a space (letters run
+//     into letters and contractions, digits into digits, and the space or
+//     quote starts the next piece);
+//   - before an ASCII digit that follows a printable ASCII byte that is
+//     neither a digit nor a space: digits are only ever in pieces of digits
+//     (\p{N}{1,3}), so a run of them starts a piece. This is what cuts
+//     arrays of numbers, which have no quote or space, and base64. (Not
+//     after whitespace: a run of it before a letter or digit leaves its
+//     last space to the next piece, \s+(?!\S), which a cut there changes.)
+//
+// The expressions never look behind, and look ahead only at the end of a run
+// of whitespace, and no cut leaves whitespace at the end of a part.
+// TestChunksAdd checks on the corpus that the tokens of the parts are those
+// of the whole at every such cut. Cutting there
 //
 //   - stops early: a count with a limit ends at the first chunk that goes
 //     past it, and takes chunks no longer than the tokens still allowed, so
-//     that it tokenizes about limit+1 tokens, not the whole text;
+//     that it tokenizes at most limit+1 tokens, and the rest of the stretch
+//     between two cuts that the last chunk ends in, not the whole text;
 //   - bounds the work on one piece: a chunk of n bytes holds at least
 //     n/maxTokenBytes tokens, so a chunk that would go past the limit on that
-//     count alone (a long base64 string) is not tokenized at all;
+//     count alone (a long run with no cut) is not tokenized at all;
 //   - keeps the codec's own buffers (it converts its input to runes) small.
+//
+// A run with no cut (one long piece: a string of CJK text with no ASCII in
+// it, a deep nest of brackets) is tokenized whole when it may still fit,
+// that is when it is shorter than maxTokenBytes bytes per token still
+// allowed: such a count may tokenize more than limit+1 tokens.
 type bpe struct {
 	name  string
 	codec tiktoken.Codec
@@ -141,10 +158,12 @@ func chunkEnd(text []byte, want int) int {
 
 // cutAt reports whether a piece of BPE always ends before text[i].
 func cutAt(text []byte, i int) bool {
-	c := text[i]
-	if c != '"' && c != ' ' {
-		return false
+	c, p := text[i], text[i-1]
+	switch {
+	case c == '"' || c == ' ':
+		return p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9'
+	case c >= '0' && c <= '9':
+		return p > ' ' && p < 0x7F && (p < '0' || p > '9')
 	}
-	p := text[i-1]
-	return p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9'
+	return false
 }

@@ -4,6 +4,10 @@
 // performance targets are met; and into chart.svg, a bar chart of the
 // throughputs. It has no dependencies outside the standard library.
 //
+// Everything after the line keptMarker in the report it replaces is kept, at
+// the end of the new one: sections written by hand or by other scripts, such
+// as the measurements of toolresult (context.sh).
+//
 // Usage, from the bench directory:
 //
 //	go run ./cmd/report [-in results/latest.txt] [-benchstat results/benchstat.txt] [-out REPORT.md] [-chart chart.svg] [-cmd "command line"]
@@ -62,37 +66,16 @@ func main() {
 	if err := os.WriteFile(*chart, chartSVG(res), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	report := markdown(res, m)
-	if tail, err := keptTail(*out); err != nil {
+	// Sections after the marker in the report as it is (hand-written, or
+	// written by other scripts) are kept.
+	old, err := os.ReadFile(*out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		log.Fatal(err)
-	} else {
-		report = append(report, tail...)
 	}
-	if err := os.WriteFile(*out, report, 0o644); err != nil {
+	if err := os.WriteFile(*out, keepTail(markdown(res, m), old), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("wrote %s and %s (%d workloads, %d implementations)\n", *out, *chart, len(res.workloads), len(res.impls))
-}
-
-// keptMarker starts the part of REPORT.md that other runs write (the
-// gateway's figures, by gateway.sh and a hand): the report keeps it, from
-// the marker to the end, when it rewrites the file.
-const keptMarker = "<!-- kept by cmd/report -->"
-
-// keptTail returns the kept part of the report at path, if any.
-func keptTail(path string) ([]byte, error) {
-	old, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	i := strings.Index(string(old), "\n"+keptMarker)
-	if i < 0 {
-		return nil, nil
-	}
-	return old[i:], nil
 }
 
 // goVersion returns what `go version` prints, which names the toolchain that

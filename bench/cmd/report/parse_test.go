@@ -2,8 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,22 +94,5 @@ BenchmarkMask/workload=v/impl=fastjson-2 	1	1 ns/op	 600.00 MB/s
 	rows := r.askRows(r.beatPeersTarget(2).rows, 2)
 	if len(rows) != 1 || rows[0].workload != "w" || rows[0].num != 1200 || rows[0].den != 1000 || rows[0].ratio != 1.2 {
 		t.Errorf("askRows = %+v, want w only: (a) asks 2 × 600 = 1200 against 1000, ratio 1.2", rows)
-	}
-}
-
-func TestKeptTail(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "REPORT.md")
-	if tail, err := keptTail(path); err != nil || tail != nil {
-		t.Fatalf("no file: %q, %v", tail, err)
-	}
-	os.WriteFile(path, []byte("# report\nold figures\n"+keptMarker+"\n## Gateway\nkept\n"), 0o644)
-	tail, err := keptTail(path)
-	if err != nil || string(tail) != "\n"+keptMarker+"\n## Gateway\nkept\n" {
-		t.Fatalf("tail %q, %v", tail, err)
-	}
-	os.WriteFile(path, []byte("# report\nno marker\n"), 0o644)
-	if tail, _ := keptTail(path); tail != nil {
-		t.Fatalf("tail %q without a marker", tail)
 	}
 }

@@ -109,6 +109,21 @@ func markdown(r *results, m meta) []byte {
 	return b.Bytes()
 }
 
+// keptMarker is the line after which a report holds sections that the
+// generator does not write, and keeps (see keepTail).
+const keptMarker = "<!-- Generated above; kept below: sections after this line are not written by cmd/report, which keeps them. -->"
+
+// keepTail returns the generated report followed by the marker and what
+// follows the marker in old, the report it replaces; without a marker in
+// old, nothing of old is kept.
+func keepTail(generated, old []byte) []byte {
+	b := append(bytes.TrimRight(generated, "\n"), "\n\n"+keptMarker+"\n"...)
+	if _, tail, ok := bytes.Cut(old, []byte(keptMarker+"\n")); ok {
+		b = append(b, tail...)
+	}
+	return b
+}
+
 // table writes a markdown table with a row per row key and a column per
 // column key.
 func table(b *bytes.Buffer, corner string, rows, cols []string, value func(row, col string) string) {
