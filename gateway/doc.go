@@ -1,7 +1,8 @@
 // Package gateway masks HTTP responses on their way to the client: net/http
-// middleware ([Handler]), a reverse proxy ([NewReverseProxy]) and the
-// push-style pipeline they share ([Body]), which plug-ins for other servers
-// (a Caddy handler, an Envoy ext_proc server) reuse. The rules are SPEC.md
+// middleware ([Handler], and [Middleware] for servers whose handlers
+// return errors, as Caddy's do), a reverse proxy ([NewReverseProxy]) and
+// the push-style pipeline they share ([Body]), which plug-ins for other
+// servers (a Caddy handler, an Envoy ext_proc server) reuse. The rules are SPEC.md
 // section 8 (G1 to G11); comments cite them.
 //
 // # Routes

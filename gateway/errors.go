@@ -24,7 +24,8 @@ var (
 	// cannot be masked.
 	ErrPartial = errors.New("partial content on a masked route")
 	// ErrUpstream: the upstream's body failed before its end, or a
-	// handler panicked.
+	// handler panicked, or (Middleware) returned an error after it wrote
+	// the status of a masked body.
 	ErrUpstream = errors.New("upstream body failed")
 	// ErrSSE: an event stream that the gateway cannot frame within its
 	// limits (SPEC G2).
@@ -117,14 +118,29 @@ func syntaxReason(se *jsonmask.SyntaxError) string {
 	}
 }
 
-// writeProblem writes the problem document for err as the response.
-func writeProblem(w http.ResponseWriter, status int, err error) {
+// Problem returns the response that Handler sends when it refuses a
+// request (400, SPEC G8) or a response (502, SPEC G5) because of err: an
+// application/problem+json document (RFC 9457) whose detail gives the
+// reason, offset and pointer, never content of the body, and the header to
+// send with it. It is for plug-ins that answer a refusal their own way, as
+// an Envoy ext_proc server does with an ImmediateResponse.
+func Problem(status int, err error) (http.Header, []byte) {
 	body, _ := json.Marshal(newProblem(status, err))
-	h := w.Header()
+	h := http.Header{}
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	return h, body
+}
+
+// writeProblem writes the problem document for err as the response.
+func writeProblem(w http.ResponseWriter, status int, err error) {
+	ph, body := Problem(status, err)
+	h := w.Header()
+	for k, vv := range ph {
+		h[k] = vv
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }

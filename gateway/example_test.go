@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -110,4 +111,59 @@ func ExampleBody() {
 	// "event: delta\ndata: {\"delta\":{\"text\":\"Hel\"}}\n\n"
 	// "event: delta\ndata: "
 	// "{\"delta\":{\"text\":\"lo\"}}\n\n"
+}
+
+// Problem is the answer to a refused response, for plug-ins that send it
+// their own way: the reason, offset and pointer, never the body's content.
+func ExampleProblem() {
+	m := jsonmask.MustCompile(`{"id":true}`)
+	_, err := m.Append(nil, []byte(`{"id":1,"card":{"number":"4111 1111 1111 1111",}}`))
+	h, body := gateway.Problem(http.StatusBadGateway, err)
+	fmt.Println(h.Get("Content-Type"), h.Get("Cache-Control"))
+	fmt.Println(string(body))
+	// Output:
+	// application/problem+json no-store
+	// {"type":"about:blank","title":"Bad Gateway","status":502,"detail":"the upstream body was refused: not valid JSON at offset 47 (\"/card\")","offset":47,"pointer":"/card"}
+}
+
+// Middleware is the gateway for servers whose handlers return errors, as
+// Caddy's do: an error before anything was written goes back to the
+// server, which answers it its own way.
+func ExampleMiddleware() {
+	routes, err := gateway.NewRoutes([]gateway.Route{
+		{Pattern: "/v1/", Mask: jsonmask.MustCompile(`{"id":true}`)},
+	})
+	if err != nil {
+		panic(err)
+	}
+	mw := gateway.NewMiddleware(routes)
+	next := func(w http.ResponseWriter, r *http.Request) error {
+		if r.URL.Path == "/v1/down" {
+			return errors.New("upstream unreachable")
+		}
+		fmt.Fprint(w, `{"id":7,"secret":"s"}`)
+		return nil
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := mw.ServeNext(w, r, next); err != nil {
+			http.Error(w, "the server's own error page", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+
+	for _, path := range []string{"/v1/items", "/v1/down"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			panic(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("%d %s", resp.StatusCode, body)
+		if resp.StatusCode == 200 {
+			fmt.Println()
+		}
+	}
+	// Output:
+	// 200 {"id":7}
+	// 503 the server's own error page
 }

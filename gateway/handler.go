@@ -95,6 +95,15 @@ type Report struct {
 // FlushError) and Unwrap, for http.ResponseController; it refuses Hijack,
 // which would let bytes past the mask.
 func Handler(next http.Handler, routes *Routes, opts ...Option) http.Handler {
+	h := newHandler(routes, opts)
+	h.next = func(w http.ResponseWriter, r *http.Request) error {
+		next.ServeHTTP(w, r)
+		return nil
+	}
+	return h
+}
+
+func newHandler(routes *Routes, opts []Option) *handler {
 	c := &config{}
 	for _, o := range opts {
 		o(c)
@@ -103,20 +112,63 @@ func Handler(next http.Handler, routes *Routes, opts ...Option) http.Handler {
 	if routes == nil {
 		routes, _ = NewRoutes(nil)
 	}
-	return &handler{next: next, routes: routes, cfg: c}
+	return &handler{routes: routes, cfg: c}
+}
+
+// A NextFunc is the rest of a server's handler chain, in the form of
+// servers whose handlers return an error (Caddy's caddyhttp.HandlerFunc).
+type NextFunc func(http.ResponseWriter, *http.Request) error
+
+// Middleware is Handler for servers that give each handler the next one
+// and let it return an error, as Caddy does: the same routes, masking and
+// failing closed, with errors left to the server where the gateway has
+// nothing to mask. It is safe for concurrent use.
+type Middleware struct {
+	h *handler
+}
+
+// NewMiddleware returns a Middleware with the routes and options of
+// Handler; nil routes match nothing.
+func NewMiddleware(routes *Routes, opts ...Option) *Middleware {
+	return &Middleware{h: newHandler(routes, opts)}
+}
+
+// ServeNext serves r as Handler does, masking what next writes, and
+// returns next's error where the server can still answer it:
+//
+//   - next fails before it wrote a status: nothing was written, and
+//     ServeNext returns the error for the server's own error handling
+//     (an upstream that could not be reached has no body to mask);
+//   - next fails after it wrote the status of a masked body: the body is
+//     refused with a 502 or aborted, as an upstream body that breaks
+//     (SPEC G5), and ServeNext returns nil, since the response is ended;
+//   - next fails on a response that is not masked (no route, a status not
+//     listed, HEAD or 304): the error is returned as it is, as if the
+//     gateway were not there.
+//
+// The Report of a request whose error went back to the server has Status 0.
+func (m *Middleware) ServeNext(w http.ResponseWriter, r *http.Request, next NextFunc) error {
+	return m.h.serve(w, r, next)
 }
 
 type handler struct {
-	next   http.Handler
+	next   NextFunc // Handler's next, which never fails
 	routes *Routes
 	cfg    *config
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serve(w, r, h.next)
+}
+
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, next NextFunc) (nextErr error) {
 	start := time.Now()
 	rep := Report{Method: r.Method}
 	if h.cfg.observe != nil {
 		defer func() {
+			if rep.Err == nil {
+				rep.Err = nextErr
+			}
 			rep.Duration = time.Since(start)
 			h.cfg.observe(rep)
 		}()
@@ -130,7 +182,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		rep.Status, rep.Outcome, rep.Err = http.StatusBadRequest, OutcomeBadRequest, err
 		writeProblem(w, http.StatusBadRequest, err)
-		return
+		return nil
 	}
 	rep.Path = d.Path
 	r2.Header = r.Header.Clone()
@@ -140,22 +192,23 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			rep.Status, rep.BytesIn, rep.BytesOut, rep.Outcome = pw.status, pw.n, pw.n, OutcomeUnmatched
 		}()
-		h.next.ServeHTTP(pw, r2)
-		return
+		return next(pw, r2)
 	}
 	rep.Route = d.Route.Pattern
 	mw := &maskWriter{w: w, h: make(http.Header), route: d.Route, cfg: h.cfg, method: r.Method}
-	p := h.serveMasked(mw, r2)
+	p, err := serveMasked(mw, r2, next)
 	mw.report(&rep)
 	if p != nil {
 		panic(p)
 	}
+	return err
 }
 
-// serveMasked runs next with mw, and returns what ServeHTTP must panic
-// with: http.ErrAbortHandler to abort a response that failed after bytes
-// were sent, or the handler's own panic, after a 502 where none was sent.
-func (h *handler) serveMasked(mw *maskWriter, r *http.Request) (repanic any) {
+// serveMasked runs next with mw, and returns what serve must panic with:
+// http.ErrAbortHandler to abort a response that failed after bytes were
+// sent, or the handler's own panic, after a 502 where none was sent; or
+// next's error where the server is to answer it (Middleware.ServeNext).
+func serveMasked(mw *maskWriter, r *http.Request, next NextFunc) (repanic any, nextErr error) {
 	defer func() {
 		if p := recover(); p != nil {
 			mw.panicked()
@@ -164,12 +217,20 @@ func (h *handler) serveMasked(mw *maskWriter, r *http.Request) (repanic any) {
 			}
 		}
 	}()
-	h.next.ServeHTTP(mw, r)
-	mw.finish()
-	if mw.aborted {
-		return http.ErrAbortHandler
+	if err := next(mw, r); err != nil {
+		switch {
+		case mw.status == 0, mw.mode == modePass:
+			// Nothing of a masked body was written: the server answers.
+			return nil, err
+		}
+		mw.panicked() // a body cut short, as by a broken upstream
+	} else {
+		mw.finish()
 	}
-	return nil
+	if mw.aborted {
+		return http.ErrAbortHandler, nil
+	}
+	return nil, nil
 }
 
 // mode is what a maskWriter does with the body.

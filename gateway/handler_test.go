@@ -210,3 +210,123 @@ func dialURL(t *testing.T, url string) (net.Conn, *bufio.Reader) {
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	return conn, bufio.NewReader(conn)
 }
+
+// errNext is the error of a next handler in TestMiddlewareErrors.
+var errNext = errors.New("next failed")
+
+// TestMiddlewareErrors: a next handler that returns an error. The server
+// answers an error when nothing of a masked body was written (here with a
+// 418 "server"); after the status of a masked body the gateway ends the
+// response (502, or an abort after bytes were sent), and the server is
+// told nothing.
+func TestMiddlewareErrors(t *testing.T) {
+	cases := []struct {
+		name    string
+		path    string
+		next    NextFunc
+		status  int
+		body    string
+		broken  bool // the client sees a broken response
+		errBack bool // ServeNext returned errNext
+		outcome Outcome
+	}{
+		{name: "FailBeforeWrite", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.Header().Set("X-Up", canary) // a header alone was not written
+			return errNext
+		}, status: 418, body: "server", errBack: true, outcome: OutcomeUnmasked},
+		{name: "FailAfterEarlyHints", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.WriteHeader(http.StatusEarlyHints)
+			return errNext
+		}, status: 418, body: "server", errBack: true, outcome: OutcomeUnmasked},
+		{name: "FailAfterStatus", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.WriteHeader(200)
+			return errNext
+		}, status: 502, outcome: OutcomeRefused},
+		{name: "FailAfterWrite", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[{"k":1}`))
+			return errNext
+		}, status: 502, outcome: OutcomeRefused},
+		{name: "FailAfterFlush", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[{"k":1}`))
+			w.(http.Flusher).Flush()
+			return errNext
+		}, broken: true, outcome: OutcomeAborted},
+		{name: "FailAfterRefusedStatus", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.WriteHeader(http.StatusPartialContent)
+			return errNext
+		}, status: 502, outcome: OutcomeRefused},
+		{name: "FailOnStatusNotListed", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.WriteHeader(500)
+			w.Write([]byte("upstream error page"))
+			return errNext
+		}, status: 500, body: "upstream error pageserver", errBack: true, outcome: OutcomeUnmasked}, // as without the gateway
+		{name: "FailUnmatched", path: "/free", next: func(w http.ResponseWriter, r *http.Request) error {
+			return errNext
+		}, status: 418, body: "server", errBack: true, outcome: OutcomeUnmatched},
+		{name: "Success", path: "/m", next: func(w http.ResponseWriter, r *http.Request) error {
+			w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[{"k":1,"v":"` + canary + `"}]}`))
+			return nil
+		}, status: 200, body: `{"id":1,"items":[{"k":1}]}`, outcome: OutcomeMasked},
+	}
+	rs, err := NewRoutes([]Route{{Pattern: "/m", Mask: itemsMask}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			type result struct {
+				rep  Report
+				back error // what ServeNext returned
+			}
+			results := make(chan result, 1)
+			s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var res result
+				mw := NewMiddleware(rs, WithObserver(func(r Report) { res.rep = r }))
+				defer func() { results <- res }() // also when ServeNext aborts
+				res.back = mw.ServeNext(w, r, c.next)
+				if res.back != nil {
+					w.WriteHeader(418) // the server's own error handling
+					w.Write([]byte("server"))
+				}
+			}))
+			s.Config.ErrorLog = quietLog()
+			s.Start()
+			cl := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+			defer func() { cl.CloseIdleConnections(); s.Close() }()
+			resp, body, err := getBody(t, cl, s.URL+c.path)
+			if strings.Contains(body, canary) || (resp != nil && strings.Contains(fmt.Sprint(resp.Header), canary)) {
+				t.Fatalf("canary in %v %q", resp.Header, body)
+			}
+			switch {
+			case c.broken:
+				if err == nil {
+					t.Fatalf("a complete response: %d %q", resp.StatusCode, body)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case resp.StatusCode != c.status:
+				t.Fatalf("status %d, want %d: %q", resp.StatusCode, c.status, body)
+			case c.body != "" && body != c.body:
+				t.Fatalf("body %q, want %q", body, c.body)
+			case c.status == 502:
+				checkProblem(t, resp, []byte(body))
+			}
+			var res result
+			select {
+			case res = <-results:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the handler did not return")
+			}
+			rep, back := res.rep, res.back
+			if (back != nil) != c.errBack || (back != nil && back != errNext) {
+				t.Errorf("ServeNext returned %v", back)
+			}
+			if rep.Outcome != c.outcome {
+				t.Errorf("outcome %q, want %q (%+v)", rep.Outcome, c.outcome, rep)
+			}
+			if c.errBack && !errors.Is(rep.Err, errNext) {
+				t.Errorf("report's error %v", rep.Err)
+			}
+		})
+	}
+}

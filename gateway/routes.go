@@ -182,21 +182,34 @@ type Decision struct {
 // receives. A path that must be refused gives an error that wraps
 // ErrBadPath; r is then unchanged.
 func (rs *Routes) Match(r *http.Request) (Decision, error) {
-	clean, err := cleanPath(r.URL.EscapedPath())
+	d, err := rs.MatchPath(r.Method, r.Host, r.URL.EscapedPath())
 	if err != nil {
 		return Decision{}, err
 	}
-	if clean != r.URL.EscapedPath() {
-		p, err := url.PathUnescape(clean)
+	if d.Path != r.URL.EscapedPath() {
+		p, err := url.PathUnescape(d.Path)
 		if err != nil { // cleanPath left only well-formed escapes
 			return Decision{}, &pathError{"bad percent-encoding", 0}
 		}
-		r.URL.Path, r.URL.RawPath = p, clean
-		if p == clean {
+		r.URL.Path, r.URL.RawPath = p, d.Path
+		if p == d.Path {
 			r.URL.RawPath = ""
 		}
 	}
-	return Decision{Route: rs.lookup(r.Method, r.Host, clean), Path: clean}, nil
+	return d, nil
+}
+
+// MatchPath is Match for plug-ins that see a request as its parts, not as
+// an *http.Request (an Envoy ext_proc server gets ":method", ":authority"
+// and ":path"): escapedPath is the request's path as sent, without its
+// query, and Decision.Path the clean path for the upstream. A path that
+// must be refused gives an error that wraps ErrBadPath.
+func (rs *Routes) MatchPath(method, host, escapedPath string) (Decision, error) {
+	clean, err := cleanPath(escapedPath)
+	if err != nil {
+		return Decision{}, err
+	}
+	return Decision{Route: rs.lookup(method, host, clean), Path: clean}, nil
 }
 
 // lookup asks the mux for the route of a clean path, without its trailing

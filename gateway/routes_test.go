@@ -152,6 +152,34 @@ func TestRoutesMatch(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %s%s (case-sensitive %v): route %d, want %d", c.method, c.host, c.path, c.caseSensitive, got, c.want)
 		}
+		if dp, err := rs.MatchPath(c.method, c.host, c.path); err != nil || dp != d {
+			t.Errorf("%s %s%s: MatchPath %+v, %v; Match %+v", c.method, c.host, c.path, dp, err, d)
+		}
+	}
+}
+
+// TestMatchPath: MatchPath cleans and refuses paths as Match does, also
+// those that an *http.Request could not hold (bad percent-encoding), and
+// leaves the query to its caller.
+func TestMatchPath(t *testing.T) {
+	rs, err := NewRoutes([]Route{{Pattern: "GET /v1/items", Mask: jsonmask.MustCompile(`{}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range pathCases {
+		t.Run(c.in, func(t *testing.T) {
+			d, err := rs.MatchPath("GET", "x", c.in)
+			switch {
+			case c.err:
+				if !errors.Is(err, ErrBadPath) {
+					t.Fatalf("MatchPath: %+v, %v; want ErrBadPath", d, err)
+				}
+			case err != nil || d.Path != c.clean:
+				t.Fatalf("MatchPath: %+v, %v; want path %q", d, err, c.clean)
+			case (d.Route != nil) != (c.match == "/v1/items"):
+				t.Fatalf("MatchPath: route %v for %q", d.Route, c.match)
+			}
+		})
 	}
 }
 

@@ -223,9 +223,14 @@ func (s *sampler) pointer() string {
 	return b.String()
 }
 
-func escapePointer(k string) string { return pointerEscaper.Replace(k) }
+func escapePointer(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return pointerEscaper.Replace(k)
+}
 
-// pointerEscaper escapes a key for a JSON Pointer (RFC 6901).
+// pointerEscaper is built once: a Replacer costs more to build than to use.
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // escState counts the characters of a string's content as written, piece by
