@@ -90,6 +90,17 @@ type Observer interface {
 	End(k tokenizer.Kind)
 }
 
+// A QuietObserver is an Observer that need not see every member. Before
+// each run of members that the Inferrer reads at once (the members of one
+// object that a window holds whole), it calls Quiet, and leaves out the
+// Key, Begin and Piece of every member of the run whose value is a scalar
+// of fewer than Quiet's bytes as written, a string's quotes included
+// (0: none is left out). What it sees of other members is unchanged.
+type QuietObserver interface {
+	Observer
+	Quiet() int
+}
+
 // Inferrer infers a schema from the documents written to it. Its zero value
 // is ready to use. See the package documentation.
 type Inferrer struct {
@@ -119,11 +130,15 @@ type Inferrer struct {
 	base int64 // offset of the current window in the document
 	err  error
 	obs  Observer
+	qobs QuietObserver // obs, when it is one
 	docs int
 }
 
 // SetObserver makes o see the tokens of the documents read from now on.
-func (in *Inferrer) SetObserver(o Observer) { in.obs = o }
+func (in *Inferrer) SetObserver(o Observer) {
+	in.obs = o
+	in.qobs, _ = o.(QuietObserver)
+}
 
 // Write reads the next window of the current document (starting one when
 // none is under way). It returns a *tokenizer.Error-based error with the
@@ -222,7 +237,7 @@ func (in *Inferrer) scan(p []byte) error {
 			continue
 		}
 		if e, ok := in.sc.Scalar(p, j, false); ok {
-			in.scalar(in.valueNode(), k, p[j:e])
+			in.scalar(in.valueNode(), k, p[j:e], in.obs != nil)
 			i = e
 			continue
 		}
@@ -387,7 +402,14 @@ func live(n *node) *node {
 // members records the n members that Members read into in.spans: each key,
 // and each value that is a scalar whole in the window.
 func (in *Inferrer) members(p []byte, n int) {
+	if n == 0 {
+		return
+	}
 	f := &in.stack[len(in.stack)-1]
+	quiet := 0 // the observer does without members whose scalar values are shorter
+	if in.qobs != nil {
+		quiet = in.qobs.Quiet()
+	}
 	for k := range n {
 		sp := &in.spans[k]
 		raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
@@ -395,13 +417,14 @@ func (in *Inferrer) members(p []byte, n int) {
 		if long {
 			raw = cutEscape(raw[:maxKeyBytes])
 		}
-		vn := in.member(f, raw, sp.Escaped, long)
+		tell := in.obs != nil && (sp.ValueEnd == 0 || sp.ValueEnd-sp.ValueStart >= quiet)
+		vn := in.member(f, raw, sp.Escaped, long, tell)
 		if sp.ValueEnd == 0 {
 			in.next = vn
 			return
 		}
 		v := p[sp.ValueStart:sp.ValueEnd]
-		in.scalar(vn, tokenizer.ValueKind(v[0]), v)
+		in.scalar(vn, tokenizer.ValueKind(v[0]), v, tell)
 	}
 }
 
@@ -422,19 +445,20 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if in.keyLong {
 		raw = cutEscape(raw)
 	}
-	in.next = in.member(&in.stack[len(in.stack)-1], raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong)
+	in.next = in.member(&in.stack[len(in.stack)-1], raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong, in.obs != nil)
 }
 
 // member records a member's key, raw as written (its first maxKeyBytes when
 // long), at the place of f, the innermost object, and returns the place of
-// its value, or nil where nothing is described.
-func (in *Inferrer) member(f *frame, raw []byte, escaped, long bool) *node {
+// its value, or nil where nothing is described. tell says whether the
+// observer sees it.
+func (in *Inferrer) member(f *frame, raw []byte, escaped, long, tell bool) *node {
 	text := raw
 	if escaped {
 		in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
 		text = in.text
 	}
-	if in.obs != nil {
+	if tell {
 		in.obs.Key(raw, text, !long)
 	}
 	n := live(f.n)
@@ -552,12 +576,13 @@ func (in *Inferrer) scalarEnd(last []byte) {
 }
 
 // scalar records the scalar v of kind k, whole as written (a string with
-// its quotes), at n, the place of the value that starts now.
-func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte) {
+// its quotes), at n, the place of the value that starts now; tell says
+// whether the observer sees it.
+func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte, tell bool) {
 	if k == tokenizer.String {
 		v = v[1 : len(v)-1]
 	}
-	if in.obs != nil {
+	if tell {
 		in.obs.Begin(k)
 		in.obs.Piece(v, true)
 	}

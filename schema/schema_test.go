@@ -306,3 +306,42 @@ func TestObserver(t *testing.T) {
 		}
 	}
 }
+
+// quietObserver is the observer of TestObserver that does without members
+// whose scalar values are shorter than quiet bytes.
+type quietObserver struct {
+	observer
+	quiet int
+}
+
+func (o *quietObserver) Quiet() int { return o.quiet }
+
+// TestQuietObserver checks that a QuietObserver misses only members whose
+// values are scalars shorter than it asks, and only where the Inferrer reads
+// them in a run: read whole, it sees exactly the rest; read a byte at a
+// time (every member cut by a window), everything.
+func TestQuietObserver(t *testing.T) {
+	doc := []byte(`{"a\u0062":[1,"x\"y",true],"n":-1.5e3,"s":"long enough","o":{"t":true,"u":"xy"},"z":null}`)
+	for _, tc := range []struct {
+		window int
+		want   string
+	}{
+		{len(doc), `<{ ka\u0062="ab"<[<01|<"x\"y|<ttrue|]> ks="s"<"long enough| ko="o"<{}>}>`},
+		{1, `<{ ka\u0062="ab"<[<01|<"x\"y|<ttrue|]> kn="n"<0-1.5e3| ks="s"<"long enough| ko="o"<{ kt="t"<ttrue| ku="u"<"xy|}> kz="z"<nnull|}>`},
+	} {
+		var in schema.Inferrer
+		o := &quietObserver{quiet: 7}
+		in.SetObserver(o)
+		for i := 0; i < len(doc); i += tc.window {
+			if _, err := in.Write(doc[i:min(i+tc.window, len(doc))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := in.End(); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.b.String(); got != tc.want {
+			t.Errorf("window %d:\n got %s\nwant %s", tc.window, got, tc.want)
+		}
+	}
+}

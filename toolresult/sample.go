@@ -127,6 +127,16 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 	}
 }
 
+// Quiet tells the Inferrer that under an object not sampled the sampler
+// needs only the members whose values may hold a hint (C11): containers,
+// and strings of at least hintMin bytes.
+func (s *sampler) Quiet() int {
+	if d := len(s.open); d > 0 && s.open[d-1].n == nil {
+		return hintMin
+	}
+	return 0
+}
+
 func (s *sampler) Key(raw, text []byte, whole bool) {
 	d := len(s.open)
 	if d == 0 {

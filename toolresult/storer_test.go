@@ -3,6 +3,7 @@ package toolresult_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -224,5 +225,53 @@ func TestStoreEnds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHintsPastTheSample checks that hints are found and named where the
+// sample does not reach: the sampler then tells the schema's pass to leave
+// out members whose values are short scalars (schema.QuietObserver), and
+// must still see every string long enough to be a hint, and every
+// container on the way to one.
+func TestHintsPastTheSample(t *testing.T) {
+	inner, _ := json.Marshal(map[string]any{"rows": strings.Split(strings.Repeat("row,", 300), ",")})
+	text, _ := json.Marshal(string(inner))
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"small":"{\"a\":1}","t":"some words"`, i)
+		switch i {
+		case 2900:
+			fmt.Fprintf(&b, `,"payload":%s`, text)
+		case 2950:
+			fmt.Fprintf(&b, `,"deep":{"x":[1,{"y/~":%s}]}`, text)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString(`]}`)
+	for _, budget := range []int{100, 2000} {
+		// Read in 32 KiB windows (ProcessBytes), where most members are
+		// whole, and in odd pieces (process), where many are cut.
+		p, err := toolresult.New(toolresult.WithBudget(budget), toolresult.WithStore(&toolresult.MemStore{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := p.ProcessBytes(ctx, []byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, _ := process(t, []byte(b.String()), toolresult.WithBudget(budget))
+		for _, res := range []*toolresult.Result{whole, cut} {
+			var ptrs []string
+			for _, h := range res.Hints {
+				ptrs = append(ptrs, h.Pointer)
+			}
+			if got, want := strings.Join(ptrs, " "), "/items/2900/payload /items/2950/deep/x/1/y~1~0"; got != want {
+				t.Fatalf("budget %d (%s): hints at %q, want %q", budget, res.Route, got, want)
+			}
+		}
 	}
 }
