@@ -19,7 +19,10 @@ type Store interface {
 	Open(name string) (io.ReadCloser, int64, error)
 }
 
-// A Draft is a variable being written. Commit or Discard ends it.
+// A Draft is a variable being written. Commit or Discard ends it. Its
+// methods are called one at a time, but not all from the goroutine that
+// called Process: the data is written and the draft committed on
+// goroutines of the Processor's own, beside the schema's pass.
 type Draft interface {
 	io.Writer
 	// ReaderAt reads back what was written so far.
