@@ -10,8 +10,9 @@ import (
 // storer writes a variable's data to its draft and hashes it (SPEC C6) on a
 // goroutine of its own, so that the store's work and the schema's pass over
 // the same bytes run side by side instead of one after the other: on 100 MiB
-// of conversation items, SHA-256 and a DirStore's writes take about as long
-// as the schema, the sample and the hints together (bench/REPORT.md).
+// of conversation items without a mask, SHA-256 and a DirStore's writes
+// take about half as long as the schema, the sample and the hints together
+// (bench/REPORT.md).
 //
 // Write copies the data into chunks and hands them over; at most
 // storeChunks of them are in flight, so memory stays bounded and a slow
