@@ -29,7 +29,14 @@
 //	{object: string; data: Array<{id: string; type: "message" | "tool_call"}>}
 //
 // An [Observer] sees the tokens as the Inferrer reads them, so that other
-// work (a preview, hints) shares the one pass.
+// work (a preview, hints) shares the one pass; a [QuietObserver] may ask to
+// be spared members whose values are short scalars.
+//
+// The Inferrer reads a window with the scanner's fast paths (runs of
+// members, array elements and scalars that are whole in it) and only what
+// the window cuts a token at a time: whatever the windows, the schema, the
+// events and the errors are the same (FuzzInfer). Once it has seen a
+// document's places, reading more documents like it allocates nothing.
 //
 // An Inferrer is not safe for concurrent use; a Schema is immutable once
 // returned and safe for concurrent reads.

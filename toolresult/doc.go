@@ -16,7 +16,8 @@
 //     than 128 bytes per allowed token, the longest token's length);
 //  4. in the same pass the data's schema is inferred (package schema), a
 //     bounded sample is kept for the preview, and strings that hold JSON are
-//     noted (C11);
+//     noted (C11); the data going to the draft is hashed and written on a
+//     goroutine of its own, beside them;
 //  5. at the end, held data is counted once with an early exit past the
 //     budget (data of at most budget bytes needs no count to pass); data
 //     over the budget is committed as a variable named after its SHA-256
@@ -41,7 +42,8 @@
 //
 // Memory: the variable route holds at most the budget's caps (a sample of
 // about 16 bytes per budget token, and 128 bytes per budget token before the
-// draft is made), whatever the body's size. Plaintext is held whole.
+// draft is made), and 512 KiB of data on its way to the draft, whatever the
+// body's size. Plaintext is held whole.
 // Counting a plaintext holding a run of n bytes with no space or quote
 // after a letter or digit (where BPE pieces are cut) costs memory
 // proportional to n while it is counted.
