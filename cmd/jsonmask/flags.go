@@ -164,9 +164,10 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // usageError reports a usage error on one line and says where help is, and
-// returns the exit status for it (SPEC L3).
+// returns the exit status for it (SPEC L3). The "jsonmask: " of a library
+// error is said once.
 func usageError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", err, cmd)
+	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", message(err), cmd)
 	return 2
 }
 
