@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 )
 
 // bigPrefix is a masked body's first part, long enough that its masked
@@ -238,7 +239,7 @@ type lazyDecoder struct {
 
 func (d *lazyDecoder) Read(p []byte) (int, error) {
 	if d.r == nil {
-		r, err := openDecoder(d.cod, d.src)
+		r, err := codingtest.NewReader(d.cod, d.src)
 		if err != nil {
 			return 0, err
 		}

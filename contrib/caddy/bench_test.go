@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 )
 
 // BenchmarkCaddy: requests through one real Caddy to a real upstream,
@@ -85,7 +87,7 @@ func loadBenchWorkloads(b *testing.B) []benchWorkload {
 			b.Fatal(err)
 		}
 		ws = append(ws, benchWorkload{workload: w, doc: doc,
-			coded: map[string][]byte{"identity": doc, "gzip": encode(b, "gzip", doc)}})
+			coded: map[string][]byte{"identity": doc, "gzip": codingtest.Encode(b, "gzip", doc)}})
 	}
 	return ws
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 )
 
 // upstream is a real HTTP server that the tests' Caddy proxies to.
@@ -100,7 +101,7 @@ func TestCorpus(t *testing.T) {
 			return
 		}
 		coding := parts[3]
-		body := encode(t, coding, docs[ws[i].File])
+		body := codingtest.Encode(t, coding, docs[ws[i].File])
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
 		if ws[i].Options.NDJSON {
@@ -145,7 +146,7 @@ func TestCorpus(t *testing.T) {
 					if ce := resp.Header.Get("Content-Encoding"); ce != coding {
 						t.Fatalf("Content-Encoding %q, want %q", ce, coding)
 					}
-					got = decode(t, coding, body)
+					got = codingtest.Decode(t, coding, body)
 				} else if ce := resp.Header.Get("Content-Encoding"); ce != "" {
 					t.Fatalf("Content-Encoding %q on an identity body", ce)
 				}
@@ -292,7 +293,7 @@ func TestFailClosed(t *testing.T) {
 		}, "problem", ""},
 		{"BrokenGzip", "/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Encoding", "gzip")
-			gz := encode(t, "gzip", []byte(`{"id":1,"x":"`+canary+`","items":[{"k":1}]}`))
+			gz := codingtest.Encode(t, "gzip", []byte(`{"id":1,"x":"`+canary+`","items":[{"k":1}]}`))
 			w.Write(gz[:len(gz)-12])
 		}, "problem", ""},
 		{"Partial", "/", func(w http.ResponseWriter) {
@@ -322,7 +323,7 @@ func TestFailClosed(t *testing.T) {
 		}, "abort", string(prefix) + `{"k":1,"v":"` + canary + `"}]}`},
 		{"GzipClosedMidBody", "/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Encoding", "gzip")
-			gz := encode(t, "gzip", append(prefix, `{"k":1,"v":"`+canary+`"}]}`...))
+			gz := codingtest.Encode(t, "gzip", append(prefix, `{"k":1,"v":"`+canary+`"}]}`...))
 			w.Write(gz[:len(gz)*3/4])
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler)
@@ -401,7 +402,7 @@ func testFailClosed(t *testing.T, c *http.Client, proto string, port int, path, 
 			}
 			got := body
 			if ce := resp.Header.Get("Content-Encoding"); ce != "" {
-				got, _ = tryDecode(ce, body)
+				got, _ = codingtest.DecodePrefix(ce, body)
 			}
 			if !bytes.HasPrefix(masked, got) {
 				t.Fatalf("the client got %d bytes that are not a prefix of the masked body", len(got))
@@ -435,7 +436,7 @@ func checkProblem(t *testing.T, resp *http.Response, body []byte) {
 		t.Errorf("Content-Type %q, want application/problem+json", ct)
 	}
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" {
-		body = decode(t, ce, body)
+		body = codingtest.Decode(t, ce, body)
 	}
 	var p struct {
 		Title, Detail string

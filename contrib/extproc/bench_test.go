@@ -15,6 +15,7 @@ import (
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -46,7 +47,7 @@ func BenchmarkChunks(b *testing.B) {
 		srv  extprocv3.ExternalProcessorServer
 	}{{"echo", echoServer{}}, {"jsonmask", NewServer(routes)}}
 	for _, coding := range []string{"identity", "gzip"} {
-		coded := encode(b, coding, body)
+		coded := codingtest.Encode(b, coding, body)
 		for _, mode := range modes {
 			for _, size := range []int{16 << 10, 64 << 10} {
 				for _, s := range servers {
