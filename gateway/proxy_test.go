@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // testEnv is a real upstream, the gateway's reverse proxy in front of it,
@@ -131,59 +131,30 @@ func noCanary(t *testing.T, h http.Header, b []byte) {
 	}
 }
 
-// workload is an entry of bench/testdata/workloads.json.
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
-
-const corpusDir = "../bench/testdata"
-
-func loadWorkloads(t testing.TB) []workload {
-	data, err := os.ReadFile(filepath.Join(corpusDir, "workloads.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(data, &ws); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
-
 // TestProxyWorkloads: every workload of the corpus, served identity, gzip,
 // deflate and zstd by a real upstream: the client's decoded body is what
 // Append gives, the coding is the upstream's, and the header follows G4.
 // With -short (CI's race run), only the documents under 1 MB.
 func TestProxyWorkloads(t *testing.T) {
-	var ws []workload
-	for _, w := range loadWorkloads(t) {
-		if st, err := os.Stat(filepath.Join(corpusDir, w.File)); err == nil && (!testing.Short() || st.Size() < 1<<20) {
-			ws = append(ws, w)
-		}
-	}
 	type served struct {
 		body  []byte
 		ctype string
 	}
 	bodies := map[string]served{} // "/w/name/coding"
+	var names []string
 	var routes []Route
 	want := map[string][]byte{}
-	for _, w := range ws {
-		in, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-		if err != nil {
-			t.Fatal(err)
+	for _, w := range corpus.Workloads(t) {
+		in := corpus.File(t, w.File)
+		if testing.Short() && len(in) >= 1<<20 {
+			continue
 		}
 		m, err := jsonmask.Compile(w.Mask, jsonmask.WithArrays(w.Options.Arrays))
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := strings.ReplaceAll(w.Name, "/", "-")
+		name := w.SubName()
+		names = append(names, name)
 		routes = append(routes, Route{Pattern: "GET /w/" + name + "/{coding}", Mask: m})
 		ctype := "application/json"
 		var out bytes.Buffer
@@ -220,8 +191,7 @@ func TestProxyWorkloads(t *testing.T) {
 		w.Write(s.body)
 	})
 	e := newEnv(t, upstream, routes, envOptions{})
-	for _, w := range ws {
-		name := strings.ReplaceAll(w.Name, "/", "-")
+	for _, name := range names {
 		for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
 			t.Run(name+"/"+cod, func(t *testing.T) {
 				ae := http.Header{"Accept-Encoding": {"gzip, deflate, zstd"}}

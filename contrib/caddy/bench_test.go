@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // BenchmarkCaddy: requests through one real Caddy to a real upstream,
@@ -68,7 +67,7 @@ func BenchmarkCaddy(b *testing.B) {
 }
 
 type benchWorkload struct {
-	workload
+	corpus.Workload
 	doc   []byte
 	coded map[string][]byte
 }
@@ -76,17 +75,14 @@ type benchWorkload struct {
 // loadBenchWorkloads are three workloads of the corpus, small to large.
 func loadBenchWorkloads(b *testing.B) []benchWorkload {
 	var ws []benchWorkload
-	for _, w := range loadWorkloads(b) {
+	for _, w := range corpus.Workloads(b) {
 		switch w.Name {
 		case "google-maps/rows", "twitter/decision-fields", "citm/performances":
 		default:
 			continue
 		}
-		doc, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ws = append(ws, benchWorkload{workload: w, doc: doc,
+		doc := corpus.File(b, w.File)
+		ws = append(ws, benchWorkload{Workload: w, doc: doc,
 			coded: map[string][]byte{"identity": doc, "gzip": codingtest.Encode(b, "gzip", doc)}})
 	}
 	return ws

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // upstream is a real HTTP server that the tests' Caddy proxies to.
@@ -39,35 +40,6 @@ func proxyRoute(handler, addr string) string {
 	return fmt.Sprintf(`[{"handle": [{"handler": "jsonmask", %s}, {"handler": "reverse_proxy", "upstreams": [{"dial": %q}]}]}]`, handler, addr)
 }
 
-// workload is one of bench/testdata/workloads.json: a document of the
-// corpus (real API responses) and its mask.
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
-
-// corpusDir is where the repository keeps the corpus: the tests must not
-// need ../shared.
-const corpusDir = "../../bench/testdata"
-
-func loadWorkloads(t testing.TB) []workload {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(corpusDir, "workloads.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(b, &ws); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
-
 var codings = []string{"identity", "gzip", "deflate", "zstd"}
 
 // TestCorpus: the corpus' documents, proxied by a real Caddy from a real
@@ -76,16 +48,12 @@ var codings = []string{"identity", "gzip", "deflate", "zstd"}
 // as the upstream coded them, with the header that SPEC G4 asks for. The
 // masks are the handler's routes, one per workload.
 func TestCorpus(t *testing.T) {
-	ws := loadWorkloads(t)
+	ws := corpus.Workloads(t)
 	docs := map[string][]byte{}
 	var routes []string
 	for i, w := range ws {
 		if _, ok := docs[w.File]; !ok {
-			b, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs[w.File] = b
+			docs[w.File] = corpus.File(t, w.File)
 		}
 		routes = append(routes, fmt.Sprintf(`{"match": "GET /w/%d/{coding}", "mask": %s, "arrays": %v}`, i, w.Mask, w.Options.Arrays))
 	}

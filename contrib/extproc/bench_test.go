@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
 	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -26,18 +25,17 @@ import (
 // mode), over the same gRPC transport on 127.0.0.1 and the same client:
 // the ratio of the two is the cost of masking (decode, mask, encode) next
 // to the cost of the protocol. The body is twitter.json (617 KiB) from
-// bench/testdata with the decision-fields mask of workloads.json; one op is
-// one response, as Envoy streams it. Compare with
+// bench/testdata with the mask of the workload twitter/decision-fields; one
+// op is one response, as Envoy streams it. Compare with
 //
 //	go test -run '^$' -bench Chunks -count 10 | benchstat -col /server -
 func BenchmarkChunks(b *testing.B) {
-	body, err := os.ReadFile(filepath.Join("..", "..", "bench", "testdata", "twitter.json"))
+	w := corpus.Find(b, "twitter/decision-fields")
+	body := corpus.File(b, w.File)
+	mask, err := jsonmask.Compile(w.Mask)
 	if err != nil {
 		b.Fatal(err)
 	}
-	mask := jsonmask.MustCompile(`{"statuses": {"id_str": true, "text": true, "created_at": true, "retweet_count": true,
-		"favorite_count": true, "user": {"screen_name": true, "name": true, "followers_count": true}},
-		"search_metadata": {"count": true, "next_results": true}}`)
 	routes, err := gateway.NewRoutes([]gateway.Route{{Pattern: "/1.1/search/tweets.json", Mask: mask}})
 	if err != nil {
 		b.Fatal(err)
