@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"testing"
@@ -15,8 +14,6 @@ import (
 	"github.com/jsonmask/jsonmask/gateway"
 	"github.com/jsonmask/jsonmask/internal/codingtest"
 	"github.com/jsonmask/jsonmask/internal/corpus"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // BenchmarkChunks measures body chunks per second through the server, in
@@ -50,7 +47,7 @@ func BenchmarkChunks(b *testing.B) {
 			for _, size := range []int{16 << 10, 64 << 10} {
 				for _, s := range servers {
 					b.Run(fmt.Sprintf("coding=%s/mode=%s/chunk=%d/server=%s", coding, mode, size, s.name), func(b *testing.B) {
-						client := benchClient(b, s.srv)
+						client := serve(b, s.srv)
 						chunks := split(coded, size)
 						hdr := http.Header{"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(coded))}}
 						if coding != "identity" {
@@ -78,30 +75,6 @@ func split(body []byte, size int) [][]byte {
 		chunks, body = append(chunks, body[:k]), body[k:]
 	}
 	return chunks
-}
-
-func benchClient(b *testing.B, srv extprocv3.ExternalProcessorServer) extprocv3.ExternalProcessorClient {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := grpc.NewServer()
-	extprocv3.RegisterExternalProcessorServer(g, srv)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		g.Serve(lis)
-	}()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		conn.Close()
-		g.Stop()
-		<-served
-	})
-	return extprocv3.NewExternalProcessorClient(conn)
 }
 
 // drive plays one response through a server as Envoy would, with the
