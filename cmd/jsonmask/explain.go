@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,13 +78,10 @@ type diagnosis struct {
 // mask ("*", keeping everything, when none is given and optional says it may
 // be left out) and deals with -h and -print-mask.
 func diagnosticArgs(fs *flag.FlagSet, mf *maskFlags, args []string, cmd, usage string, stdout, stderr io.Writer, optional bool) diagnosis {
-	operands, err := parseArgs(fs, args)
+	operands, status, done := parseCommand(fs, args, usage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, usage)
-		return diagnosis{done: true}
-	case err != nil:
-		return diagnosis{status: usageError(stderr, cmd, err), done: true}
+	case done:
+		return diagnosis{status: status, done: true}
 	case len(operands) > 1:
 		return diagnosis{status: usageError(stderr, cmd, fmt.Errorf("one input at a time, got %d", len(operands))), done: true}
 	}
@@ -96,6 +92,7 @@ func diagnosticArgs(fs *flag.FlagSet, mf *maskFlags, args []string, cmd, usage s
 	if optional && !d.given {
 		mf.fields = "*"
 	}
+	var err error
 	if d.m, err = mf.compile(); err != nil {
 		return diagnosis{status: usageError(stderr, cmd, err), done: true}
 	}

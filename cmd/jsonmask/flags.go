@@ -154,6 +154,22 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseCommand parses a command's arguments with parseArgs and answers
+// what ends the command at once: -h prints the usage (exit 0), a bad flag is
+// a usage error (exit 2, SPEC L3). done says that the command is over, with
+// status.
+func parseCommand(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (operands []string, status int, done bool) {
+	operands, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, usage)
+		return nil, 0, true
+	case err != nil:
+		return nil, usageError(stderr, fs.Name(), err), true
+	}
+	return operands, 0, false
+}
+
 // newFlagSet returns a flag set that reports nothing itself: usage errors
 // are reported on one line by usageError, and -h by the caller.
 func newFlagSet(name string) *flag.FlagSet {

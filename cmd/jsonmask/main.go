@@ -24,8 +24,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -85,13 +83,10 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		version    = fs.Bool("version", false, "print the version and exit")
 	)
 	mf.register(fs, true)
-	files, err := parseArgs(fs, args)
+	files, status, done := parseCommand(fs, args, usage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, usage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask", err)
+	case done:
+		return status
 	case *version:
 		fmt.Fprintln(stdout, "jsonmask", moduleVersion())
 		return 0
@@ -113,7 +108,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		buf := bufio.NewWriterSize(stdout, 64<<10)
 		out.w, out.flush = buf, buf.Flush
 	}
-	status := 0
+	status = 0
 	for _, name := range files {
 		if err := maskInput(m, out, name, stdin); err != nil {
 			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -150,13 +149,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.admin, "admin", "", "serve /metrics and /healthz on `ADDR` (overrides the config)")
 	fs.StringVar(&f.upstream, "upstream", "", "proxy to `URL` (overrides the config)")
 	fs.StringVar(&f.mask, "mask", "", "without -config: mask every route's responses with this JSON `mask`")
-	operands, err := parseArgs(fs, args)
+	operands, status, done := parseCommand(fs, args, serveUsage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, serveUsage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask serve", err)
+	case done:
+		return status
 	case len(operands) > 0:
 		return usageError(stderr, "jsonmask serve", fmt.Errorf("unexpected argument %q", operands[0]))
 	case f.config == "" && (f.upstream == "" || f.mask == ""):
