@@ -38,31 +38,24 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if d.done {
 		return d.status
 	}
-	m, name := d.m, d.name
-	doc, err := readInput(name, stdin, &mf)
+	doc, err := readInput(d.name, stdin, &mf)
+	var x *jsonmask.Explanation
 	if err == nil {
-		var x *jsonmask.Explanation
-		if x, err = m.Explain(doc); err == nil {
-			var tc *tokenCounts
-			if *withTokens {
-				if tc, err = countTokens(m, doc, *encoding); err != nil {
-					return usageError(stderr, "jsonmask explain", err)
-				}
-			}
-			if *asJSON {
-				err = printExplanationJSON(stdout, x, tc)
-			} else {
-				err = printExplanation(stdout, x, tc)
-			}
-			if err != nil {
-				fmt.Fprintln(stderr, "jsonmask: write:", message(err))
-				return 1
-			}
-			return 0
+		x, err = d.m.Explain(doc)
+	}
+	if err != nil {
+		return inputFailed(stderr, d.name, err)
+	}
+	var tc *tokenCounts
+	if *withTokens {
+		if tc, err = countTokens(d.m, doc, *encoding); err != nil {
+			return usageError(stderr, "jsonmask explain", err)
 		}
 	}
-	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
-	return 1
+	if *asJSON {
+		return written(stderr, printExplanationJSON(stdout, x, tc))
+	}
+	return written(stderr, printExplanation(stdout, x, tc))
 }
 
 // diagnosis is what diagnosticArgs makes of the arguments.

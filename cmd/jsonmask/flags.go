@@ -187,6 +187,23 @@ func usageError(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
+// inputFailed reports an input that could not be read or was rejected, and
+// returns the exit status for it (SPEC L3).
+func inputFailed(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
+	return 1
+}
+
+// written reports err, an error in writing the output, if there is one, and
+// returns the exit status.
+func written(stderr io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "jsonmask: write:", message(err))
+		return 1
+	}
+	return 0
+}
+
 // printUsage writes a command's usage and its flags to w.
 func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fs.SetOutput(w)

@@ -111,8 +111,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status = 0
 	for _, name := range files {
 		if err := maskInput(m, out, name, stdin); err != nil {
-			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
-			status = 1
+			status = inputFailed(stderr, name, err)
 		}
 		if out.err != nil {
 			break
@@ -122,8 +121,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.err = err
 	}
 	if out.err != nil {
-		fmt.Fprintln(stderr, "jsonmask: write:", message(unwrapPath(out.err)))
-		return 1
+		return written(stderr, unwrapPath(out.err))
 	}
 	return status
 }
