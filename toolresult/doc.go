@@ -23,6 +23,10 @@
 //     (C6), and the model text is fitted to the budget (C8, C9): only pieces
 //     and the final text are counted.
 //
+// [Processor.ReadVariable] answers the read_variable tool (SPEC P5): it reads
+// the part of a stored variable that a JSON Pointer names, or a range of an
+// array's elements, streaming, and returns it under the same budget rules.
+//
 // # Security considerations
 //
 // A mask stands between the data and the model: with one, the body is

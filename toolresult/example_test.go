@@ -34,3 +34,28 @@ func ExampleProcessor_Process() {
 	// {count: number; items: Array<{id: "a1" | "a2"; status: "open" | "done"}>}
 	// [{Pointer:/items Kind:items Kept:5 Total:40}]
 }
+
+func ExampleProcessor_ReadVariable() {
+	store := &toolresult.MemStore{}
+	p, err := toolresult.New(toolresult.WithBudget(20), toolresult.WithStore(store))
+	if err != nil {
+		panic(err)
+	}
+	body := `{"count":3,"items":[{"id":"a1","note":"first of three"},{"id":"a2","note":"second"},{"id":"a3","note":"third"}]}`
+	res, err := p.Process(context.Background(), strings.NewReader(body))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Route, res.Variable.Name)
+	part, err := p.ReadVariable(context.Background(), toolresult.Selection{Name: res.Variable.Name, Pointer: "/items", Offset: 1, Limit: 1})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(part.Route, part.Text)
+	_, err = p.ReadVariable(context.Background(), toolresult.Selection{Name: res.Variable.Name, Pointer: "/items/3"})
+	fmt.Println(err)
+	// Output:
+	// variable var_489851cb3a95
+	// passthrough [{"id":"a2","note":"second"}]
+	// jsonmask: no value at /items/3 in var_489851cb3a95: the array at /items has 3 items
+}

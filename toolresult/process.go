@@ -136,6 +136,12 @@ func (p *Processor) getStore() (Store, error) {
 // nothing of it is returned), r's, the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
+	return p.process(ctx, r, true)
+}
+
+// process is Process; instructions says whether display_instructions_for_model
+// members are taken out (C2), which ReadVariable does not want.
+func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool) (*Result, error) {
 	sk := &sink{p: p, ctx: ctx}
 	sk.in.SetObserver(&sk.smp)
 	sk.smp = *newSampler(p.budget)
@@ -145,7 +151,11 @@ func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
 		mw = p.mask.NewWriter(sk)
 		w = mw
 	}
-	ex := newExtractor(w, p.mask != nil)
+	var ex *extractor
+	if instructions {
+		ex = newExtractor(w, p.mask != nil)
+		w = ex
+	}
 	buf := make([]byte, 32<<10)
 	err := func() error {
 		for {
@@ -154,7 +164,7 @@ func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
 			}
 			n, rerr := r.Read(buf)
 			if n > 0 {
-				if _, err := ex.Write(buf[:n]); err != nil {
+				if _, err := w.Write(buf[:n]); err != nil {
 					return err
 				}
 			}
@@ -177,7 +187,11 @@ func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
 		sk.discard()
 		return nil, err
 	}
-	return sk.finish(ex.instr)
+	var instr []string
+	if ex != nil {
+		instr = ex.instr
+	}
+	return sk.finish(instr)
 }
 
 // ProcessBytes is Process for a body in memory. It reads body where it is,

@@ -189,8 +189,14 @@ func (s *sampler) pointer() string {
 }
 
 func escapePointer(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return pointerEscaper.Replace(k)
 }
+
+// pointerEscaper is built once: a Replacer costs more to build than to use.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // escState counts the characters of a string's content as written, piece by
 // piece: an escape is one character, a surrogate pair's two escapes one.

@@ -47,6 +47,7 @@ var commands = map[string]command{
 	"explain": runExplain,
 	"paths":   runPaths,
 	"serve":   runServe,
+	"mcp":     runMCP,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
@@ -55,6 +56,7 @@ const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask explain [mask flags] [-json] [FILE]
        jsonmask paths [mask flags] [-json] [FILE]
        jsonmask serve -config FILE
+       jsonmask mcp [-config FILE] -- COMMAND [ARG ...]
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
 the result to standard output, each document ended by one newline. Flags may

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/jsonmask/jsonmask/mcpproxy"
+)
+
+const mcpUsage = `usage: jsonmask mcp [-config FILE] [-grace DURATION] -- COMMAND [ARG ...]
+
+Runs COMMAND, an MCP server, as a child over stdio, and speaks MCP to the
+client on standard input and output (SPEC section 10): the results of its
+tools are masked and fitted to token budgets, large ones are stored as
+variables, and a read_variable tool reads them. Every other message passes
+unchanged; the server's standard error passes through. In an MCP client's
+configuration the command becomes jsonmask, and the server's command goes
+after "--" in its arguments.
+
+The configuration (default: a budget of 7000 tokens for every tool):
+
+  {"budget": 25000, "encoding": "o200k_base", "store": "DIR",
+   "tools": {"NAME": {"response_mask": {...}, "budget": 7000, "arrays": true}}}
+
+exit status: the server's (128+N when signal N ended it); 1 when it could
+not be started; 2 usage or configuration.
+`
+
+// runMCP is the mcp subcommand (SPEC P1, P2).
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("jsonmask mcp")
+	config := fs.String("config", "", "read the configuration from `FILE` (SPEC P2)")
+	grace := fs.Duration("grace", mcpproxy.DefaultGrace, "give the server `DURATION` to exit when its input closes, and again after SIGTERM")
+	dash := slices.Index(args, "--")
+	flags := args
+	if dash >= 0 {
+		flags = args[:dash]
+	}
+	operands, err := parseArgs(fs, flags)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, mcpUsage)
+		return 0
+	case dash < 0 && (err != nil || len(operands) > 0):
+		// The server's command, with its flags, without "--" before it.
+		return usageError(stderr, "jsonmask mcp", errors.New("the server's command goes after --: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]"))
+	case err != nil:
+		return usageError(stderr, "jsonmask mcp", err)
+	case len(operands) > 0:
+		return usageError(stderr, "jsonmask mcp", fmt.Errorf("unexpected argument %q: the server's command goes after --", operands[0]))
+	case dash < 0 || dash == len(args)-1:
+		return usageError(stderr, "jsonmask mcp", errors.New("the server's command is missing: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]"))
+	}
+	cfg := mcpproxy.DefaultConfig()
+	if *config != "" {
+		if cfg, err = mcpproxy.LoadConfig(*config); err != nil {
+			return usageError(stderr, "jsonmask mcp", fmt.Errorf("-config %s: %s", *config, message(unwrapPath(err))))
+		}
+	}
+	p, err := mcpproxy.New(cfg, mcpproxy.WithGrace(*grace), mcpproxy.WithLog(stderr))
+	if err != nil {
+		return usageError(stderr, "jsonmask mcp", errors.New(message(err)))
+	}
+	server := args[dash+1:]
+	cmd := exec.Command(server[0], server[1:]...)
+	cmd.Stderr = stderr
+
+	// SIGTERM, SIGINT and SIGHUP end the server (Run sends it SIGTERM) and
+	// then the proxy, with the server's status. A client that closes its
+	// end of standard output must not kill the proxy with SIGPIPE before
+	// the server is ended: notified, SIGPIPE turns into write errors. (Not
+	// signal.Ignore: an ignored signal stays ignored in the child.)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+
+	status, err := p.Run(ctx, cmd, stdin, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "jsonmask: mcp: %s: %s\n", server[0], message(unwrapPath(err)))
+		return 1
+	}
+	return status
+}

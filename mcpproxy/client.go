@@ -1,0 +1,187 @@
+package mcpproxy
+
+import (
+	"bytes"
+)
+
+// clientLine reads one line of the client and returns what goes to the
+// server: the line as it is, a batch without the elements the proxy
+// answers itself, or nil.
+//
+// What the proxy cannot read exactly is not forwarded, and is answered
+// with a JSON-RPC error instead: a line that is not valid JSON (a lenient
+// server might still read it as a call whose result would then pass
+// unmasked), a request with two "id", "method" or "params" members, a
+// tools/call with two names or a name that is not a string (the server
+// might read another one), a tools/call or tools/list without a string or
+// number id, and a request whose id is in use by one in flight (its result
+// would be taken for the other's).
+func (s *session) clientLine(ps *parser, line []byte) []byte {
+	switch firstByte(line) {
+	case 0:
+		return line // a blank line
+	case '{':
+		ms, err := ps.members(line, span{0, len(line)}, false)
+		if err != nil {
+			s.replyError(nil, codeParse, "jsonmask: "+message(err))
+			return nil
+		}
+		if s.clientMessage(ps, line, ms) {
+			return line
+		}
+		return nil
+	case '[':
+		return s.clientBatch(ps, line)
+	}
+	if _, err := ps.elements(line, span{0, len(line)}, false); err != errShape {
+		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+	} else {
+		s.replyError(nil, codeInvalidRequest, "jsonmask: a message must be a JSON object or an array of them")
+	}
+	return nil
+}
+
+// clientBatch is clientLine for a batch: the elements the proxy answers or
+// refuses are taken out of it.
+func (s *session) clientBatch(ps *parser, line []byte) []byte {
+	els, err := ps.elements(line, span{0, len(line)}, false)
+	if err != nil {
+		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+		return nil
+	}
+	var keep [][]byte
+	for _, e := range els {
+		if line[e.start] != '{' {
+			keep = append(keep, line[e.start:e.end]) // the server answers it
+			continue
+		}
+		ms, _ := ps.members(line, e, true)
+		if s.clientMessage(ps, line, ms) {
+			keep = append(keep, line[e.start:e.end])
+		}
+	}
+	switch len(keep) {
+	case len(els):
+		return line
+	case 0:
+		return nil
+	}
+	out := append([]byte{'['}, bytes.Join(keep, []byte{','})...)
+	return append(out, "]\n"...)
+}
+
+// clientMessage reads one message of the client, notes the requests whose
+// results are to be rewritten, and answers read_variable. It reports
+// whether the message goes to the server.
+func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
+	method, twiceM := find(ms, "method")
+	id, twiceI := find(ms, "id")
+	params, twiceP := find(ms, "params")
+	var rawID []byte
+	if id != nil && !twiceI {
+		if _, ok := idKey(line[id.val.start:id.val.end]); ok {
+			rawID = line[id.val.start:id.val.end]
+		}
+	}
+	if twiceM || twiceI || twiceP {
+		s.replyError(rawID, codeInvalidRequest, `jsonmask: a message with two "id", "method" or "params" members is ambiguous: not forwarded`)
+		return false
+	}
+	if method == nil {
+		return true // a response to a request of the server
+	}
+	name, _ := text(line, method.val)
+	var pm []member
+	if params != nil && line[params.val.start] == '{' {
+		pm, _ = ps.members(line, params.val, true)
+	}
+	switch name {
+	case toolsCall, toolsList:
+	case "notifications/cancelled":
+		if rid, _ := find(pm, "requestId"); rid != nil {
+			if key, ok := idKey(line[rid.val.start:rid.val.end]); ok {
+				s.cancelCall(key)
+			}
+		}
+		return true
+	default:
+		return true
+	}
+	if id == nil {
+		// A notification, which the server must not answer: if it did, the
+		// answer would pass unrewritten.
+		s.p.logf("dropped a %s without an id from the client", name)
+		return false
+	}
+	key, ok := idKey(line[id.val.start:id.val.end])
+	if !ok {
+		s.replyError(nil, codeInvalidRequest, "jsonmask: the id of a "+name+" must be a string or a number")
+		return false
+	}
+	c := &call{method: name}
+	if name == toolsCall {
+		tn, twice := find(pm, "name")
+		if twice {
+			s.replyError(rawID, codeInvalidRequest, `jsonmask: a tools/call with two "name" members is ambiguous: not forwarded`)
+			return false
+		}
+		if tn != nil {
+			var ok bool
+			if c.tool, ok = text(line, tn.val); !ok {
+				s.replyError(rawID, codeInvalidRequest, "jsonmask: the name of the tool must be a string: not forwarded")
+				return false
+			}
+		}
+		if c.tool == readVariable && s.p.readVar {
+			s.answerRead(rawID, line, pm)
+			return false
+		}
+		if !s.p.toolFor(c.tool).rewrites() {
+			return true
+		}
+	} else {
+		if !s.p.listRewrites {
+			return true
+		}
+		cur, _ := find(pm, "cursor")
+		c.first = cur == nil || string(line[cur.val.start:cur.val.end]) == "null"
+	}
+	s.mu.Lock()
+	_, inUse := s.pending[key]
+	if _, busy := s.busy[key]; busy {
+		inUse = true
+	}
+	if !inUse {
+		s.pending[key] = c
+	}
+	s.mu.Unlock()
+	if inUse {
+		s.replyError(rawID, codeInvalidRequest, "jsonmask: the id is in use by a request in flight: not forwarded")
+		return false
+	}
+	return true
+}
+
+// cancelCall notes that the client cancelled a request (MCP's
+// notifications/cancelled): its result, once received, is neither processed
+// nor sent (the client ignores it), and its processing, if it has begun,
+// stops.
+func (s *session) cancelCall(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.pending[key]; c != nil {
+		c.cancelled = true
+	}
+	if c := s.busy[key]; c != nil {
+		c.cancelled = true
+		if c.cancel != nil {
+			c.cancel()
+		}
+	}
+}
+
+// message is an error's text without the "jsonmask: " that the library's
+// errors begin with.
+func message(err error) string {
+	return unprefix(err).Error()
+}

@@ -1,0 +1,308 @@
+package mcpproxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/toolresult"
+)
+
+// DefaultGrace is how long the proxy waits for the server to exit after
+// closing its standard input, and again after SIGTERM, before the next step.
+const DefaultGrace = 3 * time.Second
+
+// Proxy is the compiled configuration of an MCP proxy: a mask and a
+// toolresult.Processor per tool, and the store. It is immutable apart from
+// what it remembers of the variables it made, and safe for concurrent use:
+// each Run serves one client and one server.
+type Proxy struct {
+	tools   map[string]*tool
+	def     *tool                 // a tool without an entry
+	reader  *toolresult.Processor // reads variables that no tool of this proxy made
+	readVar bool                  // read_variable is offered: some budget is on
+	// listRewrites: tools/list results are rewritten (read_variable is
+	// added, or some tool loses its outputSchema).
+	listRewrites bool
+	grace        time.Duration
+	log          io.Writer
+
+	mu   sync.Mutex
+	vars map[string]*toolresult.Processor // the variables made, and the processor of the tool that made each
+}
+
+// tool is what the proxy does to one tool's results.
+type tool struct {
+	mask   *jsonmask.Mask
+	proc   *toolresult.Processor // section 9 with the tool's mask and budget; nil when the budget is off
+	arrays bool
+}
+
+// rewrites reports whether the tool's results may be rewritten.
+func (t *tool) rewrites() bool { return t.mask != nil || t.proc != nil }
+
+// An Option configures a Proxy.
+type Option func(*Proxy) error
+
+// WithGrace sets how long the server is given to exit once its standard
+// input is closed, and once it was sent SIGTERM, before it gets SIGTERM,
+// and SIGKILL. It must be positive. Default: DefaultGrace.
+func WithGrace(d time.Duration) Option {
+	return func(p *Proxy) error {
+		if d <= 0 {
+			return fmt.Errorf("jsonmask: WithGrace: the grace period must be positive, got %v", d)
+		}
+		p.grace = d
+		return nil
+	}
+}
+
+// WithLog writes the proxy's diagnostics to w, one line each: a message
+// from the server that is not JSON and was dropped, a tool of the server
+// hidden by read_variable, a result that could not be processed. They
+// never hold content of a message. Default: none.
+func WithLog(w io.Writer) Option {
+	return func(p *Proxy) error { p.log = w; return nil }
+}
+
+// New compiles cfg: the masks, and a processor per tool on one store.
+func New(cfg *Config, opts ...Option) (*Proxy, error) {
+	p := &Proxy{tools: map[string]*tool{}, grace: DefaultGrace, log: io.Discard, vars: map[string]*toolresult.Processor{}}
+	for _, o := range opts {
+		if err := o(p); err != nil {
+			return nil, err
+		}
+	}
+	base := []toolresult.Option{}
+	if cfg.Encoding != "" {
+		base = append(base, toolresult.WithEncoding(cfg.Encoding))
+	}
+	if cfg.Store != "" {
+		st, err := toolresult.NewDirStore(cfg.Store)
+		if err != nil {
+			return nil, fmt.Errorf("jsonmask: config: store: %w", err)
+		}
+		base = append(base, toolresult.WithStore(st))
+	}
+	if cfg.Budget < 0 {
+		return nil, fmt.Errorf("jsonmask: config: budget must be at least 0, got %d", cfg.Budget)
+	}
+	readBudget := cfg.Budget
+	if readBudget == 0 {
+		readBudget = toolresult.DefaultBudget
+	}
+	reader, err := toolresult.New(append(base, toolresult.WithBudget(readBudget))...)
+	if err != nil {
+		return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
+	}
+	p.reader = reader
+	if p.def, err = newTool(reader, nil, cfg.Budget, false); err != nil {
+		return nil, err
+	}
+	p.readVar = cfg.Budget > 0
+	for name, tc := range cfg.Tools {
+		budget := cfg.Budget
+		if tc.Budget != nil {
+			budget = *tc.Budget
+		}
+		if budget < 0 {
+			return nil, fmt.Errorf("jsonmask: config: tools.%s.budget must be at least 0, got %d", name, budget)
+		}
+		var mask *jsonmask.Mask
+		if tc.ResponseMask != nil {
+			if mask, err = jsonmask.Compile(tc.ResponseMask, jsonmask.WithArrays(tc.Arrays)); err != nil {
+				return nil, fmt.Errorf("jsonmask: config: tools.%s.response_mask: %w", name, unprefix(err))
+			}
+		}
+		t, err := newTool(reader, mask, budget, tc.Arrays)
+		if err != nil {
+			return nil, err
+		}
+		p.tools[name] = t
+		p.readVar = p.readVar || budget > 0
+		p.listRewrites = p.listRewrites || t.rewrites()
+	}
+	p.listRewrites = p.listRewrites || p.readVar || p.def.rewrites()
+	return p, nil
+}
+
+func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, arrays bool) (*tool, error) {
+	t := &tool{mask: mask, arrays: arrays}
+	if budget > 0 {
+		var err error
+		if t.proc, err = base.With(toolresult.WithBudget(budget), toolresult.WithMask(mask)); err != nil {
+			return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
+		}
+	}
+	return t, nil
+}
+
+// unprefix drops the "jsonmask: " of an error that a message wraps.
+func unprefix(err error) error {
+	const prefix = "jsonmask: "
+	if s := err.Error(); len(s) > len(prefix) && s[:len(prefix)] == prefix {
+		return errors.New(s[len(prefix):])
+	}
+	return err
+}
+
+// toolFor returns what the proxy does to the results of the tool called
+// name.
+func (p *Proxy) toolFor(name string) *tool {
+	if t, ok := p.tools[name]; ok {
+		return t
+	}
+	return p.def
+}
+
+// made remembers that a tool's processor made a variable, so that
+// read_variable reads it under that tool's budget.
+func (p *Proxy) made(name string, proc *toolresult.Processor) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.vars) >= 1<<16 {
+		clear(p.vars) // a bound on memory; a forgotten variable is read under the default budget
+	}
+	p.vars[name] = proc
+}
+
+// readerOf returns the processor that reads the variable called name.
+func (p *Proxy) readerOf(name string) *toolresult.Processor {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if proc, ok := p.vars[name]; ok {
+		return proc
+	}
+	return p.reader
+}
+
+// logf writes one diagnostic line.
+func (p *Proxy) logf(format string, args ...any) {
+	fmt.Fprintf(p.log, "jsonmask mcp: "+format+"\n", args...)
+}
+
+// Run starts cmd, the MCP server, and proxies between it and the client on
+// stdin and stdout until either side ends (SPEC P1). cmd must not be
+// started, nor have its Stdin or Stdout set; its Stderr is the caller's to
+// set (os.Stderr passes the server's through).
+//
+// When the client's stdin ends (or writing to stdout fails), the server's
+// standard input is closed; a server that has not exited after the grace
+// period gets SIGTERM, and after another one SIGKILL. When ctx is done (the
+// proxy itself was told to stop), the server gets SIGTERM at once, and
+// SIGKILL after the grace period. When the server ends its output, Run
+// waits for the results it is processing to be written, closes the
+// server's input and waits for it to exit, with the same grace periods.
+// Run returns the server's exit status: its exit code, or 128 plus the
+// number of the signal that ended it; an error only when the server could
+// not be started or waited for.
+//
+// A stdin that has a SetReadDeadline method (an *os.File pipe, a
+// net.Conn) is interrupted when the server ends, so that Run leaves no
+// goroutine behind; reading any other stdin ends when it next returns.
+func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout io.Writer) (int, error) {
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = p.grace
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	s := newSession(p, stdout, toServer)
+	s.ctx = ctx
+
+	serverDone := make(chan struct{})
+	go func() {
+		s.fromServer(fromServer)
+		close(serverDone)
+	}()
+	clientDone := make(chan struct{})
+	go func() {
+		s.fromClient(stdin)
+		close(clientDone)
+	}()
+
+	exited := make(chan struct{})
+	var stopper sync.WaitGroup
+	stop := func(termNow bool) {
+		stopper.Go(func() { p.terminate(cmd.Process, exited, termNow) })
+	}
+	stopping := false
+	select {
+	case <-serverDone:
+	case <-clientDone:
+	case <-s.out.gone:
+	case <-ctx.Done():
+		stop(true) // SIGTERM, as the proxy got
+		stopping = true
+	}
+	if !stopping {
+		// The server ended its output, or the client went away: either way
+		// the server gets no more input.
+		toServer.Close()
+		stop(false)
+	}
+	<-serverDone
+	toServer.Close()
+	s.stop()
+	s.wait() // the results being processed are written
+	err = cmd.Wait()
+	close(exited)
+	stopper.Wait()
+	s.out.close()
+	// Stop reading the client, where that is possible.
+	if d, ok := stdin.(interface{ SetReadDeadline(time.Time) error }); ok {
+		if d.SetReadDeadline(time.Unix(1, 0)) == nil {
+			<-clientDone
+		}
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return 0, err
+	}
+	return exitStatus(cmd.ProcessState), nil
+}
+
+// terminate ends the server unless it exits by itself: after the grace
+// period (or at once, with now) SIGTERM, after another one SIGKILL.
+func (p *Proxy) terminate(proc *os.Process, exited <-chan struct{}, now bool) {
+	wait := func() bool {
+		t := time.NewTimer(p.grace)
+		defer t.Stop()
+		select {
+		case <-exited:
+			return true
+		case <-t.C:
+			return false
+		}
+	}
+	if !now && wait() {
+		return
+	}
+	if proc.Signal(syscall.SIGTERM) == nil && wait() {
+		return
+	}
+	proc.Kill()
+}
+
+// exitStatus is the status a shell would report for the process.
+func exitStatus(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}

@@ -1,0 +1,284 @@
+package mcpproxy
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/toolresult"
+)
+
+// appendString appends s as a JSON string: '"', '\\' and control
+// characters escaped, \n, \r and \t short. A string that is not valid
+// UTF-8 (instructions may hold the WTF-8 of a lone surrogate escape) is
+// written as package schema writes it: a lone surrogate as its \u escape,
+// other invalid bytes as U+FFFD.
+func appendString(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		return schema.AppendString(b, s)
+	}
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// item is one element of a result's content.
+type item struct {
+	span
+	text     span // the text of a text item, or of an embedded text resource; {0 0} for none
+	jsonLike byte // '{' or '[' when the text starts like JSON, else 0
+}
+
+// rewriteCall returns a tools/call response as the client gets it (SPEC P3,
+// P4, P6), or nil when the client cancelled it. msg is the response, res its
+// result.
+//
+// The result's JSON payload is its structuredContent, or else the first text
+// of its content that starts like a JSON object or array. The tool's mask
+// and section 9 apply to the payload; the rewritten result holds one text
+// content with the model text (after the instructions, if any), and
+// structuredContent with the masked data when it is within the budget and
+// an object. A tool without a mask keeps its other content items that are
+// not the same JSON as the payload (images, prose); a masked tool's are
+// dropped, since they could carry what the mask drops. The result's other
+// members (isError, _meta, resultType) are kept; for a masked tool, members
+// that MCP does not define are dropped, for the same reason.
+//
+// The result passes unchanged when it has no payload, when its payload is
+// plaintext (C4), when it is not final (resultType input_required), and when
+// the tool has no mask and its payload is within the budget and carries no
+// instructions: then it is already what the model may see.
+//
+// Fail closed (P6): for a masked tool, a result that cannot be processed
+// (the payload is not valid JSON, the result is malformed, a text holds
+// other JSON than the payload) becomes an error result that says why.
+func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
+	t := s.p.toolFor(c.tool)
+	masked := t.mask != nil
+	fail := func(why string) []byte {
+		if !masked {
+			s.p.logf("tools/call %q: the result passes as it is: %s", c.tool, why)
+			return msg
+		}
+		return s.failure(msg, c, rawID, why)
+	}
+	var ps parser
+	if msg[res.start] != '{' {
+		return fail("the result is not a JSON object")
+	}
+	ms, err := ps.members(msg, res, true)
+	if err != nil {
+		return fail("the result is not valid JSON: " + message(err))
+	}
+	content, twiceC := find(ms, "content")
+	structured, twiceS := find(ms, "structuredContent")
+	if twiceC || twiceS {
+		return fail("the result has two content or structuredContent members")
+	}
+	if rt, _ := find(ms, "resultType"); rt != nil {
+		if v, _ := text(msg, rt.val); v != "" && v != "complete" {
+			return msg // not final: it asks the client for input
+		}
+	}
+	if structured != nil && string(msg[structured.val.start:structured.val.end]) == "null" {
+		structured = nil
+	}
+	var items []item
+	if content != nil {
+		if msg[content.val.start] != '[' {
+			return fail("its content is not an array")
+		}
+		els, err := ps.elements(msg, content.val, true)
+		if err != nil {
+			return fail("its content is not valid JSON: " + message(err))
+		}
+		for _, e := range els {
+			items = append(items, readItem(&ps, msg, e))
+		}
+	}
+
+	// The payload, and what becomes of each content item.
+	var payload []byte
+	from := "structuredContent"
+	payloadItem := -1
+	if structured != nil {
+		payload = msg[structured.val.start:structured.val.end]
+	} else {
+		for i, it := range items {
+			if it.jsonLike != 0 {
+				payload, payloadItem, from = textBytes(msg, it.text), i, "text content"
+				break
+			}
+		}
+	}
+	unknown := false
+	for _, m := range ms {
+		unknown = unknown || !defined(m.key)
+	}
+	if payload == nil && !(masked && unknown) {
+		return msg
+	}
+	// A masked tool's rewritten result holds the model text alone (P3):
+	// other items, prose or images, could carry what the mask drops.
+	keep := make([]bool, len(items))
+	for i, it := range items {
+		keep[i] = i != payloadItem && !masked
+		if i == payloadItem || it.jsonLike == 0 || payload == nil {
+			continue
+		}
+		if sameJSON(textBytes(msg, it.text), payload) {
+			keep[i] = false // P4: the same JSON once
+			continue
+		}
+		if masked && (it.jsonLike == '{' || t.arrays) {
+			return fail("content item " + strconv.Itoa(i) + " holds JSON that is not the result's payload, which the mask would not see")
+		}
+	}
+
+	var r *toolresult.Result
+	switch {
+	case payload == nil: // a masked tool's result with members to drop
+	case t.proc != nil:
+		r, err = t.proc.Process(ctx, bytes.NewReader(payload))
+	default: // the mask alone: the budget is off
+		var out []byte
+		if out, err = t.mask.Append(nil, payload); err == nil {
+			r = &toolresult.Result{Route: toolresult.Passthrough, Text: string(out), Content: out}
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil
+	case err != nil:
+		return fail("its " + from + " could not be processed: " + message(err))
+	case r == nil || r.Route == toolresult.Plaintext:
+		if !(masked && unknown) {
+			return msg // C4: plaintext enters whole
+		}
+		// The members MCP defines, as they are.
+		b := []byte{'{'}
+		for _, m := range ms {
+			if defined(m.key) {
+				if len(b) > 1 {
+					b = append(b, ',')
+				}
+				b = append(b, m.raw(msg)...)
+			}
+		}
+		return splice(msg, res, append(b, '}'))
+	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "":
+		return msg
+	case r.Route == toolresult.Variable:
+		s.p.made(r.Variable.Name, t.proc)
+	}
+
+	// The new result: the model text, the items kept, the masked data, and
+	// the other members kept, in their order.
+	b := []byte(`{"content":[{"type":"text","text":`)
+	b = appendString(b, modelText(r))
+	b = append(b, '}')
+	for i, it := range items {
+		if keep[i] {
+			b = append(append(b, ','), msg[it.start:it.end]...)
+		}
+	}
+	b = append(b, ']')
+	if r.Route == toolresult.Passthrough {
+		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+			b = append(append(b, `,"structuredContent":`...), data...)
+		}
+	}
+	for _, m := range ms {
+		if m.key != "content" && m.key != "structuredContent" && (defined(m.key) || !masked) {
+			b = append(append(b, ','), m.raw(msg)...)
+		}
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// defined reports whether MCP defines a member of a tools/call result.
+func defined(key string) bool {
+	switch key {
+	case "content", "structuredContent", "isError", "_meta", "resultType":
+		return true
+	}
+	return false
+}
+
+// readItem reads a content item: its text, or its embedded resource's text,
+// and whether that starts like JSON.
+func readItem(ps *parser, msg []byte, e span) item {
+	it := item{span: e}
+	if msg[e.start] != '{' {
+		return it
+	}
+	ms, err := ps.members(msg, e, true)
+	if err != nil {
+		return it
+	}
+	typ, _ := find(ms, "type")
+	kind := ""
+	if typ != nil {
+		kind, _ = text(msg, typ.val)
+	}
+	var t *member
+	switch kind {
+	case "text":
+		t, _ = find(ms, "text")
+	case "resource":
+		if r, _ := find(ms, "resource"); r != nil && msg[r.val.start] == '{' {
+			rms, err := ps.members(msg, r.val, true)
+			if err == nil {
+				if rt, _ := find(rms, "text"); rt != nil {
+					t = &member{val: rt.val}
+				}
+			}
+		}
+	}
+	if t != nil && msg[t.val.start] == '"' {
+		it.text = t.val
+		if c := firstChar(msg[t.val.start:t.val.end]); c == '{' || c == '[' {
+			it.jsonLike = c
+		}
+	}
+	return it
+}
+
+// modelText is the text content of a rewritten result: the instructions,
+// if any, then the model text (C9), as jsonmask context -format text
+// prints them.
+func modelText(r *toolresult.Result) string {
+	if r.Instructions == "" {
+		return r.Text
+	}
+	return r.Instructions + "\n\n" + r.Text
+}
+
+// errorResult is the result of a call whose result is withheld (SPEC P6).
+func errorResult(tool, why string) []byte {
+	return toolError("jsonmask: the result of the tool " + strconv.Quote(tool) + " is withheld: " + why)
+}

@@ -1,0 +1,229 @@
+package mcpproxy
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+)
+
+// session is one client and one server, connected by Run. Two goroutines
+// pump messages: fromClient reads the client's lines and writes them to the
+// server, fromServer reads the server's lines and writes them to the
+// client. Results to be rewritten are processed by goroutines of their own,
+// at most maxBusy at once, and written to the client when done.
+//
+// Order: the messages that pass unchanged go out in the order they came, in
+// both directions, each as soon as it is read. A rewritten tools/list result
+// goes out in order too (it is rewritten inline: it is small). A tools/call
+// result that is processed goes out when its processing ends, and may be
+// overtaken by messages that the server sent after it. That is safe for
+// JSON-RPC, whose responses are matched to requests by id and carry no order
+// between them; and for MCP, whose notifications about a request (progress)
+// come before its response and so are never delayed behind it.
+type session struct {
+	p      *Proxy
+	ctx    context.Context
+	out    *clientWriter
+	server io.Writer // the server's stdin, written by fromClient only
+
+	mu       sync.Mutex
+	pending  map[string]*call // requests sent to the server whose results are rewritten, by id
+	busy     map[string]*call // results being processed, by id
+	work     sync.WaitGroup   // results being processed, and read_variable calls being answered
+	stopping bool             // Run is ending: no more work
+	slots    chan struct{}    // bounds how many results are processed at once
+}
+
+// call is a request of the client whose result the proxy rewrites.
+type call struct {
+	method    string // "tools/list" or "tools/call"
+	tool      string // the tool called
+	first     bool   // tools/list: the first page (no cursor)
+	cancelled bool
+	cancel    context.CancelFunc // while its result is processed
+}
+
+const (
+	toolsList = "tools/list"
+	toolsCall = "tools/call"
+)
+
+func newSession(p *Proxy, stdout, server io.Writer) *session {
+	return &session{
+		p: p, ctx: context.Background(), out: newClientWriter(stdout), server: server,
+		pending: map[string]*call{}, busy: map[string]*call{},
+		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+	}
+}
+
+// spawn runs f in a goroutine that wait waits for, unless the session is
+// stopping: then f does not run, and spawn reports false.
+func (s *session) spawn(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		f()
+	}()
+	return true
+}
+
+// process runs f, which rewrites results, in a goroutine of its own once
+// fewer than cap(slots) do: the caller (the server's pump) waits until then.
+func (s *session) process(f func()) {
+	s.slots <- struct{}{}
+	if !s.spawn(func() {
+		defer func() { <-s.slots }()
+		f()
+	}) {
+		<-s.slots
+	}
+}
+
+// wait waits for the goroutines of spawn.
+func (s *session) wait() { s.work.Wait() }
+
+// stop makes spawn run nothing more, so that wait waits for what runs.
+func (s *session) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopping = true
+}
+
+// clientWriter writes whole messages to the client, one at a time. After a
+// write fails it writes nothing more and closes gone; after close it writes
+// nothing.
+type clientWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	failed bool
+	closed bool
+	gone   chan struct{}
+}
+
+func newClientWriter(w io.Writer) *clientWriter {
+	return &clientWriter{w: w, gone: make(chan struct{})}
+}
+
+// write writes msg, and a newline after it unless it ends with one.
+func (c *clientWriter) write(msg []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failed || c.closed {
+		return
+	}
+	_, err := c.w.Write(msg)
+	if err == nil && (len(msg) == 0 || msg[len(msg)-1] != '\n') {
+		_, err = c.w.Write([]byte{'\n'})
+	}
+	if err != nil {
+		c.failed = true
+		close(c.gone)
+	}
+}
+
+func (c *clientWriter) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+}
+
+// readLine returns the next line of r, with its '\n' (the last line may have
+// none): the reader's own buffer when the line fits in it, valid until the
+// next read, or else buf grown to hold it.
+func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	b := append((*buf)[:0], line...)
+	for {
+		line, err = r.ReadSlice('\n')
+		b = append(b, line...)
+		if err != bufio.ErrBufferFull {
+			*buf = b
+			return b, err
+		}
+	}
+}
+
+// firstByte returns the first byte of line that is not JSON whitespace, or 0.
+func firstByte(line []byte) byte {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
+}
+
+// fromClient reads the client's messages until its input ends, and writes
+// to the server those that are for it.
+func (s *session) fromClient(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
+	var ps parser
+	for {
+		line, err := readLine(br, &buf)
+		if len(line) > 0 {
+			if fwd := s.clientLine(&ps, line); fwd != nil {
+				if _, werr := s.server.Write(fwd); werr != nil {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil // do not keep the largest message's memory
+		}
+	}
+}
+
+// fromServer reads the server's messages until its output ends, and writes
+// them to the client, rewritten where they are results to rewrite.
+func (s *session) fromServer(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
+	var ps parser
+	for {
+		line, err := readLine(br, &buf)
+		if len(line) > 0 {
+			s.serverLine(&ps, line)
+		}
+		if err != nil {
+			return
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil
+		}
+	}
+}
+
+// Error codes of JSON-RPC 2.0.
+const (
+	codeParse          = -32700
+	codeInvalidRequest = -32600
+)
+
+// replyError writes a JSON-RPC error response to the client.
+func (s *session) replyError(id []byte, code int, msg string) {
+	if id == nil {
+		id = []byte("null")
+	}
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = appendString(b, msg)
+	b = append(b, "}}\n"...)
+	s.out.write(b)
+}
