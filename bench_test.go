@@ -1,50 +1,28 @@
 package jsonmask_test
 
 import (
-	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
-// workload is an entry of bench/testdata/workloads.json: a corpus file and a
-// mask. The peers' benchmarks are in the bench module; these measure
-// jsonmask alone, for quick profiling: go test -bench . -cpuprofile cpu.out
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options caseOptions     `json:"options"`
-}
-
-func loadWorkloads(b *testing.B) []workload {
-	data, err := os.ReadFile("bench/testdata/workloads.json")
-	if err != nil {
-		b.Skip("no bench/testdata:", err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(data, &ws); err != nil {
-		b.Fatal(err)
-	}
-	return ws
-}
+// The peers' benchmarks are in the bench module; these measure jsonmask
+// alone, over the corpus' workloads, for quick profiling:
+// go test -bench . -cpuprofile cpu.out
 
 func BenchmarkMask(b *testing.B) {
-	for _, w := range loadWorkloads(b) {
-		doc, err := os.ReadFile(filepath.Join("bench/testdata", w.File))
-		if err != nil {
-			b.Fatal(err)
-		}
-		name := "workload=" + strings.ReplaceAll(w.Name, "/", "-")
+	for _, w := range corpus.Workloads(b) {
+		doc := corpus.File(b, w.File)
+		name := "workload=" + w.SubName()
+		opts := []jsonmask.Option{jsonmask.WithArrays(w.Options.Arrays), jsonmask.WithNDJSON(w.Options.NDJSON)}
 		for _, impl := range []struct {
 			name string
 			opts []jsonmask.Option
 		}{{"jsonmask", nil}, {"jsonmask-trusted", []jsonmask.Option{jsonmask.WithTrustedInput(true)}}} {
-			m, err := jsonmask.Compile(w.Mask, append(w.Options.list(), impl.opts...)...)
+			m, err := jsonmask.Compile(w.Mask, append(opts, impl.opts...)...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -60,7 +38,7 @@ func BenchmarkMask(b *testing.B) {
 				}
 			})
 		}
-		m, _ := jsonmask.Compile(w.Mask, w.Options.list()...)
+		m, _ := jsonmask.Compile(w.Mask, opts...)
 		b.Run(name+"/impl=jsonmask-stream", func(b *testing.B) {
 			r := &resettableReader{data: doc, size: 32 << 10}
 			b.SetBytes(int64(len(doc)))
@@ -80,18 +58,9 @@ func BenchmarkMask(b *testing.B) {
 // with its workload's mask. What a call costs besides reading the bytes
 // (taking a Machine from the pool, resetting it) weighs most here.
 func BenchmarkSmall(b *testing.B) {
-	data, err := os.ReadFile("bench/testdata/conversation_items.ndjson")
-	if err != nil {
-		b.Skip("no bench/testdata:", err)
-	}
-	doc, _, _ := strings.Cut(string(data), "\n")
-	var mask json.RawMessage
-	for _, w := range loadWorkloads(b) {
-		if w.File == "conversation_items.ndjson" {
-			mask = w.Mask
-		}
-	}
-	m, err := jsonmask.Compile(mask)
+	w := corpus.Find(b, "conversation-items-ndjson/decision-fields")
+	doc, _, _ := strings.Cut(string(corpus.File(b, w.File)), "\n")
+	m, err := jsonmask.Compile(w.Mask)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // TestPaths checks the path table (SPEC D2) of a small document, row by row.
@@ -89,33 +88,14 @@ func TestPathsPassthrough(t *testing.T) {
 // output, whose paths are the input's: masking keeps or drops values, and
 // moves none.
 func TestPathsCorpus(t *testing.T) {
-	data, err := os.ReadFile("bench/testdata/workloads.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var workloads []struct {
-		Name    string          `json:"name"`
-		File    string          `json:"file"`
-		Mask    json.RawMessage `json:"mask"`
-		Options struct {
-			Arrays bool `json:"arrays"`
-			NDJSON bool `json:"ndjson"`
-		} `json:"options"`
-	}
-	if err := json.Unmarshal(data, &workloads); err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
-	for _, w := range workloads {
+	for _, w := range corpus.Workloads(t) {
 		if seen[w.File] {
 			continue // one mask per document: the counts of the input are the slow part
 		}
 		seen[w.File] = true
 		t.Run(w.Name, func(t *testing.T) {
-			doc, err := os.ReadFile(filepath.Join("bench/testdata", w.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := corpus.File(t, w.File)
 			if testing.Short() && len(doc) > 150<<10 {
 				t.Skip("a large document: not with -short")
 			}

@@ -453,10 +453,7 @@ func (s *encState) maskMapAny(m map[string]any, node int32) (bool, error) {
 		return s.null()
 	}
 	self := func() reflect.Value { return reflect.ValueOf(m) }
-	if err := s.enter(self); err != nil {
-		return false, err
-	}
-	if err := s.open('{'); err != nil {
+	if err := s.begin(self, '{'); err != nil {
 		return false, err
 	}
 	wrote := false
@@ -490,8 +487,7 @@ func (s *encState) maskMapAny(m map[string]any, node int32) (bool, error) {
 		clear(s.anyEntries[base:end])
 		s.anyEntries = s.anyEntries[:base]
 	}
-	s.close('}')
-	s.leave(self)
+	s.end(self, '}')
 	return true, nil
 }
 
@@ -527,10 +523,7 @@ func (s *encState) maskSliceAny(a []any, node int32) (bool, error) {
 		return s.null()
 	}
 	self := func() reflect.Value { return reflect.ValueOf(a) }
-	if err := s.enter(self); err != nil {
-		return false, err
-	}
-	if err := s.open('['); err != nil {
+	if err := s.begin(self, '['); err != nil {
 		return false, err
 	}
 	wrote := false
@@ -547,8 +540,7 @@ func (s *encState) maskSliceAny(a []any, node int32) (bool, error) {
 		}
 		wrote = true
 	}
-	s.close(']')
-	s.leave(self)
+	s.end(self, ']')
 	return true, nil
 }
 
@@ -578,10 +570,7 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 			return s.null()
 		}
 		self := func() reflect.Value { return v }
-		if err := s.enter(self); err != nil {
-			return false, err
-		}
-		if err := s.open('{'); err != nil {
+		if err := s.begin(self, '{'); err != nil {
 			return false, err
 		}
 		base := len(s.entries)
@@ -622,8 +611,7 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 		}
 		clear(s.entries[base:end])
 		s.entries = s.entries[:base]
-		s.close('}')
-		s.leave(self)
+		s.end(self, '}')
 		return true, nil
 	}
 }

@@ -59,6 +59,45 @@
 // or at most 8 MiB for zstd). Coded bodies are decoded in a coroutine (iter.Pull) that runs only
 // while Body's methods do: no goroutine runs beside the caller's.
 //
+// # Plug-ins
+//
+// A server that is not built on net/http's handlers (an Envoy ext_proc
+// server, which sees a request as headers and a response as chunks) or
+// whose handlers return errors (Caddy) builds on the same pieces that
+// Handler is made of, and keeps its rules:
+//
+//   - [Routes.Match] (an *http.Request) or [Routes.MatchPath] (":method",
+//     ":authority" and ":path") finds a request's route on its canonical
+//     path, gives the clean path for the upstream, and refuses a path that
+//     must be refused (ErrBadPath: answer 400).
+//   - [FixRequestHeader] cleans the request's header before it goes
+//     upstream: method overrides off on every route; Range, If-Range and
+//     Upgrade off, and Accept-Encoding limited, on a masked one.
+//   - [Route.Treat] says what the route does with a response, by method
+//     and status: [Pass] it, fix its header only ([FixHeader]), [Mask] it,
+//     or [Refuse] it with a 502 (a 206, a 101).
+//   - [FixResponseHeader] fixes the header of a masked response before it
+//     is sent.
+//   - [Body] masks the body pushed to it in pieces (Write, Flush, Close or
+//     Abort), decoding and coding it again, with the [Limits].
+//   - [Problem] is the 400 or 502 problem document and its header, for a
+//     refusal that the server answers its own way (an ImmediateResponse).
+//   - [Middleware] is Handler for servers whose handlers return errors:
+//     [Middleware.ServeNext] takes the next handler as a [NextFunc].
+//
+// A plug-in that sent bytes before a refusal aborts the response, as
+// Handler does: the rules of failing closed are the plug-in's to keep.
+//
+// # Config
+//
+// [Config] is the config file of `jsonmask serve` (SPEC G11): routes with
+// their masks, inline or in files, limits and the server's addresses and
+// timeouts. [LoadConfig] and [ParseConfig] read it and refuse unknown keys,
+// so that a typo cannot silently disable a mask; [ForPlugin] refuses the
+// keys of the proxy's own work too, for a plug-in inside another proxy.
+// [Config.CompileRoutes] and [ConfigLimits.Gateway] give what NewRoutes and
+// WithLimits take.
+//
 // # Observability
 //
 // [WithObserver] gets one [Report] per request (route, status, outcome,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 )
 
 // bigPrefix is a masked body's first part, long enough that its masked
@@ -146,25 +147,11 @@ func TestSlowDrip(t *testing.T) {
 		for _, h2 := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/h2=%v", cod, h2), func(t *testing.T) {
 				seen := make(chan struct{})
-				up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "application/json")
-					if cod != "identity" {
-						w.Header().Set("Content-Encoding", cod)
-					}
-					enc := newTestStream(t, cod)
-					for _, p := range pieces {
-						w.Write(enc.chunk(p.send))
-						w.(http.Flusher).Flush()
-						select {
-						case <-seen:
-						case <-time.After(5 * time.Second):
-							return // the test fails on the client's side
-						case <-r.Context().Done():
-							return
-						}
-					}
-					w.Write(enc.end())
-				})
+				var sends []string
+				for _, p := range pieces {
+					sends = append(sends, p.send)
+				}
+				up := dripUpstream(t, http.Header{"Content-Type": {"application/json"}}, cod, sends, seen)
 				e := newEnv(t, up, []Route{{Pattern: "/", Mask: itemsMask}}, envOptions{h2: h2})
 				resp, err := e.get("/x")
 				if err != nil {
@@ -195,6 +182,32 @@ func TestSlowDrip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// dripUpstream is an upstream that sends pieces of a body, coded with cod,
+// each flushed, and waits for the client to have seen what each masks to
+// (a value on seen) before it sends the next: a gateway that waited for
+// more would fail the test.
+func dripUpstream(t *testing.T, h http.Header, cod string, pieces []string, seen <-chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		copyHeader(w.Header(), h)
+		if cod != "identity" {
+			w.Header().Set("Content-Encoding", cod)
+		}
+		enc := newTestStream(t, cod)
+		for _, p := range pieces {
+			w.Write(enc.chunk(p))
+			w.(http.Flusher).Flush()
+			select {
+			case <-seen:
+			case <-time.After(5 * time.Second):
+				return // the test fails on the client's side
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.Write(enc.end())
 	}
 }
 
@@ -238,7 +251,7 @@ type lazyDecoder struct {
 
 func (d *lazyDecoder) Read(p []byte) (int, error) {
 	if d.r == nil {
-		r, err := openDecoder(d.cod, d.src)
+		r, err := codingtest.NewReader(d.cod, d.src)
 		if err != nil {
 			return 0, err
 		}
@@ -262,26 +275,11 @@ func TestSSEThroughProxy(t *testing.T) {
 		for _, h2 := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/h2=%v", cod, h2), func(t *testing.T) {
 				seen := make(chan struct{})
-				up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "text/event-stream")
-					w.Header().Set("Cache-Control", "no-cache")
-					if cod != "identity" {
-						w.Header().Set("Content-Encoding", cod)
-					}
-					enc := newTestStream(t, cod)
-					for _, ev := range events {
-						w.Write(enc.chunk(ev.send))
-						w.(http.Flusher).Flush()
-						select {
-						case <-seen:
-						case <-time.After(5 * time.Second):
-							return
-						case <-r.Context().Done():
-							return
-						}
-					}
-					w.Write(enc.end())
-				})
+				var sends []string
+				for _, ev := range events {
+					sends = append(sends, ev.send)
+				}
+				up := dripUpstream(t, http.Header{"Content-Type": {"text/event-stream"}, "Cache-Control": {"no-cache"}}, cod, sends, seen)
 				e := newEnv(t, up, []Route{{Pattern: "/events", Mask: sseMask}}, envOptions{h2: h2})
 				resp, err := e.get("/events")
 				if err != nil {

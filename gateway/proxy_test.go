@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // testEnv is a real upstream, the gateway's reverse proxy in front of it,
@@ -125,34 +126,9 @@ func (e *testEnv) lastReport() Report {
 // noCanary fails the test if b, decoded where it can be, holds the canary.
 func noCanary(t *testing.T, h http.Header, b []byte) {
 	t.Helper()
-	if bytes.Contains(b, []byte(canary)) || bytes.Contains(tryDecode(h, b), []byte(canary)) {
+	if codingtest.Holds(h.Get("Content-Encoding"), b, canary) {
 		t.Fatalf("the canary reached the client: %.200q", b)
 	}
-}
-
-// workload is an entry of bench/testdata/workloads.json.
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
-
-const corpusDir = "../bench/testdata"
-
-func loadWorkloads(t testing.TB) []workload {
-	data, err := os.ReadFile(filepath.Join(corpusDir, "workloads.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(data, &ws); err != nil {
-		t.Fatal(err)
-	}
-	return ws
 }
 
 // TestProxyWorkloads: every workload of the corpus, served identity, gzip,
@@ -160,29 +136,25 @@ func loadWorkloads(t testing.TB) []workload {
 // Append gives, the coding is the upstream's, and the header follows G4.
 // With -short (CI's race run), only the documents under 1 MB.
 func TestProxyWorkloads(t *testing.T) {
-	var ws []workload
-	for _, w := range loadWorkloads(t) {
-		if st, err := os.Stat(filepath.Join(corpusDir, w.File)); err == nil && (!testing.Short() || st.Size() < 1<<20) {
-			ws = append(ws, w)
-		}
-	}
 	type served struct {
 		body  []byte
 		ctype string
 	}
 	bodies := map[string]served{} // "/w/name/coding"
+	var names []string
 	var routes []Route
 	want := map[string][]byte{}
-	for _, w := range ws {
-		in, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-		if err != nil {
-			t.Fatal(err)
+	for _, w := range corpus.Workloads(t) {
+		in := corpus.File(t, w.File)
+		if testing.Short() && len(in) >= 1<<20 {
+			continue
 		}
 		m, err := jsonmask.Compile(w.Mask, jsonmask.WithArrays(w.Options.Arrays))
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := strings.ReplaceAll(w.Name, "/", "-")
+		name := w.SubName()
+		names = append(names, name)
 		routes = append(routes, Route{Pattern: "GET /w/" + name + "/{coding}", Mask: m})
 		ctype := "application/json"
 		var out bytes.Buffer
@@ -196,7 +168,7 @@ func TestProxyWorkloads(t *testing.T) {
 		}
 		want[name] = out.Bytes()
 		for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
-			bodies["/w/"+name+"/"+cod] = served{encode(t, cod, in), ctype}
+			bodies["/w/"+name+"/"+cod] = served{codingtest.Encode(t, cod, in), ctype}
 		}
 	}
 	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -219,8 +191,7 @@ func TestProxyWorkloads(t *testing.T) {
 		w.Write(s.body)
 	})
 	e := newEnv(t, upstream, routes, envOptions{})
-	for _, w := range ws {
-		name := strings.ReplaceAll(w.Name, "/", "-")
+	for _, name := range names {
 		for _, cod := range []string{"identity", "gzip", "deflate", "zstd"} {
 			t.Run(name+"/"+cod, func(t *testing.T) {
 				ae := http.Header{"Accept-Encoding": {"gzip, deflate, zstd"}}
@@ -234,7 +205,7 @@ func TestProxyWorkloads(t *testing.T) {
 				if got := resp.Header.Get("Content-Encoding"); got != strings.TrimPrefix(cod, "identity") {
 					t.Errorf("Content-Encoding %q, want %q", got, cod)
 				}
-				if got := decode(t, cod, body); !bytes.Equal(got, want[name]) {
+				if got := codingtest.Decode(t, cod, body); !bytes.Equal(got, want[name]) {
 					t.Fatalf("body differs from Append's: got %d bytes, want %d", len(got), len(want[name]))
 				}
 				checkG4(t, resp)
@@ -569,7 +540,7 @@ func TestBypass(t *testing.T) {
 			if resp.StatusCode != c.want {
 				t.Fatalf("status %d, want %d: %.200q", resp.StatusCode, c.want, body)
 			}
-			if c.want == 200 && string(tryDecode(resp.Header, body)) != itemsMasked {
+			if c.want == 200 && string(codingtest.Decode(t, resp.Header.Get("Content-Encoding"), body)) != itemsMasked {
 				t.Fatalf("body %q, want the masked items", body)
 			}
 		})

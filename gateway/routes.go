@@ -102,22 +102,32 @@ func (routeIndex) ServeHTTP(http.ResponseWriter, *http.Request) {}
 // NewRoutes compiles routes. A pattern that ServeMux rejects, a route
 // without a mask, a status outside 100-599, or two patterns that conflict
 // (ServeMux would panic) is an error that names the route.
-func NewRoutes(routes []Route, opts ...RoutesOption) (rs *Routes, err error) {
-	rs = &Routes{mux: http.NewServeMux(), routes: append([]Route(nil), routes...)}
+func NewRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
+	rs, err := newRoutes(routes, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("jsonmask: gateway: %w", err)
+	}
+	return rs, nil
+}
+
+// newRoutes is NewRoutes, with errors that begin with the route, for
+// Config.CompileRoutes to say them in the config's terms.
+func newRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
+	rs := &Routes{mux: http.NewServeMux(), routes: append([]Route(nil), routes...)}
 	for _, o := range opts {
 		o(rs)
 	}
 	for i, rt := range rs.routes {
 		if rt.Mask == nil {
-			return nil, fmt.Errorf("jsonmask: gateway: route %d (%q) has no mask", i, rt.Pattern)
+			return nil, fmt.Errorf("route %d (%q) has no mask", i, rt.Pattern)
 		}
 		for _, s := range rt.Statuses {
 			if s < 100 || s > 599 {
-				return nil, fmt.Errorf("jsonmask: gateway: route %d (%q): status %d is not an HTTP status", i, rt.Pattern, s)
+				return nil, fmt.Errorf("route %d (%q): status %d is not an HTTP status", i, rt.Pattern, s)
 			}
 		}
 		if err := rs.handle(rs.matchPattern(rt.Pattern), routeIndex(i)); err != nil {
-			return nil, fmt.Errorf("jsonmask: gateway: route %d: %v", i, err)
+			return nil, fmt.Errorf("route %d: %v", i, err)
 		}
 	}
 	return rs, nil

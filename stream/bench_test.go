@@ -1,26 +1,12 @@
 package stream
 
 import (
-	"encoding/json"
 	"io"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
-
-// workload is one entry of bench/testdata/workloads.json: a corpus
-// document, a mask and options.
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
 
 // workloadRunner is a *testing.T or a *testing.B.
 type workloadRunner[T testing.TB] interface {
@@ -32,25 +18,14 @@ type workloadRunner[T testing.TB] interface {
 // mode, as workload=<name>/mode=default|trusted, with its document, program
 // and configuration.
 func eachWorkload[T workloadRunner[T]](tb T, f func(tb T, doc []byte, prog *compile.Program, cfg Config)) {
-	data, err := os.ReadFile("../bench/testdata/workloads.json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(data, &ws); err != nil {
-		tb.Fatal(err)
-	}
-	for _, w := range ws {
-		doc, err := os.ReadFile("../bench/testdata/" + w.File)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, w := range corpus.Workloads(tb) {
+		doc := corpus.File(tb, w.File)
 		prog, err := compile.Compile(w.Mask, compile.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		cfg := Config{Arrays: w.Options.Arrays, NDJSON: w.Options.NDJSON}
-		tb.Run("workload="+strings.ReplaceAll(w.Name, "/", "-"), func(tb T) {
+		tb.Run("workload="+w.SubName(), func(tb T) {
 			for _, trusted := range []bool{false, true} {
 				cfg.Trusted = trusted
 				name := "mode=default"

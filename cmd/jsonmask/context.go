@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,13 +32,10 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	store := fs.String("store", "", "keep variables in `DIR` (default: $TMPDIR/jsonmask-variables)")
 	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
 	format := fs.String("format", "json", "print the result as json, or the model text as text")
-	files, err := parseArgs(fs, args)
+	files, status, done := parseCommand(fs, args, contextUsage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, contextUsage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask context", err)
+	case done:
+		return status
 	case len(files) > 1:
 		return usageError(stderr, "jsonmask context", fmt.Errorf("one FILE at most, got %d", len(files)))
 	case *format != "json" && *format != "text":

@@ -3,8 +3,6 @@ package main
 import (
 	_ "embed"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -29,13 +27,10 @@ mask of the conformance seed cases, and shows the sizes before and after.
 // runDemo is the demo subcommand.
 func runDemo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask demo")
-	operands, err := parseArgs(fs, args)
+	operands, status, done := parseCommand(fs, args, demoUsage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, demoUsage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask demo", err)
+	case done:
+		return status
 	case len(operands) > 0:
 		return usageError(stderr, "jsonmask demo", fmt.Errorf("demo takes no arguments, got %q", operands[0]))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,31 +38,24 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if d.done {
 		return d.status
 	}
-	m, name := d.m, d.name
-	doc, err := readInput(name, stdin, &mf)
+	doc, err := readInput(d.name, stdin, &mf)
+	var x *jsonmask.Explanation
 	if err == nil {
-		var x *jsonmask.Explanation
-		if x, err = m.Explain(doc); err == nil {
-			var tc *tokenCounts
-			if *withTokens {
-				if tc, err = countTokens(m, doc, *encoding); err != nil {
-					return usageError(stderr, "jsonmask explain", err)
-				}
-			}
-			if *asJSON {
-				err = printExplanationJSON(stdout, x, tc)
-			} else {
-				err = printExplanation(stdout, x, tc)
-			}
-			if err != nil {
-				fmt.Fprintln(stderr, "jsonmask: write:", message(err))
-				return 1
-			}
-			return 0
+		x, err = d.m.Explain(doc)
+	}
+	if err != nil {
+		return inputFailed(stderr, d.name, err)
+	}
+	var tc *tokenCounts
+	if *withTokens {
+		if tc, err = countTokens(d.m, doc, *encoding); err != nil {
+			return usageError(stderr, "jsonmask explain", err)
 		}
 	}
-	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
-	return 1
+	if *asJSON {
+		return written(stderr, printExplanationJSON(stdout, x, tc))
+	}
+	return written(stderr, printExplanation(stdout, x, tc))
 }
 
 // diagnosis is what diagnosticArgs makes of the arguments.
@@ -79,13 +71,10 @@ type diagnosis struct {
 // mask ("*", keeping everything, when none is given and optional says it may
 // be left out) and deals with -h and -print-mask.
 func diagnosticArgs(fs *flag.FlagSet, mf *maskFlags, args []string, cmd, usage string, stdout, stderr io.Writer, optional bool) diagnosis {
-	operands, err := parseArgs(fs, args)
+	operands, status, done := parseCommand(fs, args, usage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, usage)
-		return diagnosis{done: true}
-	case err != nil:
-		return diagnosis{status: usageError(stderr, cmd, err), done: true}
+	case done:
+		return diagnosis{status: status, done: true}
 	case len(operands) > 1:
 		return diagnosis{status: usageError(stderr, cmd, fmt.Errorf("one input at a time, got %d", len(operands))), done: true}
 	}
@@ -96,6 +85,7 @@ func diagnosticArgs(fs *flag.FlagSet, mf *maskFlags, args []string, cmd, usage s
 	if optional && !d.given {
 		mf.fields = "*"
 	}
+	var err error
 	if d.m, err = mf.compile(); err != nil {
 		return diagnosis{status: usageError(stderr, cmd, err), done: true}
 	}

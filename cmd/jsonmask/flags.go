@@ -154,6 +154,22 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseCommand parses a command's arguments with parseArgs and answers
+// what ends the command at once: -h prints the usage (exit 0), a bad flag is
+// a usage error (exit 2, SPEC L3). done says that the command is over, with
+// status.
+func parseCommand(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (operands []string, status int, done bool) {
+	operands, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs, usage)
+		return nil, 0, true
+	case err != nil:
+		return nil, usageError(stderr, fs.Name(), err), true
+	}
+	return operands, 0, false
+}
+
 // newFlagSet returns a flag set that reports nothing itself: usage errors
 // are reported on one line by usageError, and -h by the caller.
 func newFlagSet(name string) *flag.FlagSet {
@@ -164,10 +180,28 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // usageError reports a usage error on one line and says where help is, and
-// returns the exit status for it (SPEC L3).
+// returns the exit status for it (SPEC L3). The "jsonmask: " of a library
+// error is said once.
 func usageError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", err, cmd)
+	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", message(err), cmd)
 	return 2
+}
+
+// inputFailed reports an input that could not be read or was rejected, and
+// returns the exit status for it (SPEC L3).
+func inputFailed(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
+	return 1
+}
+
+// written reports err, an error in writing the output, if there is one, and
+// returns the exit status.
+func written(stderr io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "jsonmask: write:", message(err))
+		return 1
+	}
+	return 0
 }
 
 // printUsage writes a command's usage and its flags to w.

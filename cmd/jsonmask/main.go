@@ -24,8 +24,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -87,13 +85,10 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		version    = fs.Bool("version", false, "print the version and exit")
 	)
 	mf.register(fs, true)
-	files, err := parseArgs(fs, args)
+	files, status, done := parseCommand(fs, args, usage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, usage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask", err)
+	case done:
+		return status
 	case *version:
 		fmt.Fprintln(stdout, "jsonmask", moduleVersion())
 		return 0
@@ -115,11 +110,10 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		buf := bufio.NewWriterSize(stdout, 64<<10)
 		out.w, out.flush = buf, buf.Flush
 	}
-	status := 0
+	status = 0
 	for _, name := range files {
 		if err := maskInput(m, out, name, stdin); err != nil {
-			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
-			status = 1
+			status = inputFailed(stderr, name, err)
 		}
 		if out.err != nil {
 			break
@@ -129,8 +123,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.err = err
 	}
 	if out.err != nil {
-		fmt.Fprintln(stderr, "jsonmask: write:", message(unwrapPath(out.err)))
-		return 1
+		return written(stderr, unwrapPath(out.err))
 	}
 	return status
 }

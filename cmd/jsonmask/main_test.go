@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +33,7 @@ func TestRun(t *testing.T) {
 	empty := write("empty.json", "")
 	dashFile := write("-x.json", `{"a":1,"b":2}`)
 
-	for _, c := range []struct {
-		name       string
-		args       []string
-		stdin      string
-		wantOut    string
-		wantErr    string // a substring of stderr
-		wantStatus int
-	}{
+	runCases(t, []cliCase{
 		{name: "Stdin", args: []string{"-mask", `{"a":true}`}, stdin: `{"a":1,"b":2}`, wantOut: "{\"a\":1}\n"},
 		{name: "StdinDash", args: []string{"-mask", `{"a":true}`, "-"}, stdin: `{"a":1,"b":2}`, wantOut: "{\"a\":1}\n"},
 		{name: "Files", args: []string{"-mask-file", maskFile, good, arr}, wantOut: "{\"a\":1,\"b\":{\"c\":2}}\n[{\"a\": 1, \"z\": 2}]\n"},
@@ -75,27 +70,51 @@ func TestRun(t *testing.T) {
 		{name: "BadBuffer", args: []string{"-mask", `{}`, "-buffer", "0"}, wantErr: "jsonmask: -buffer must be at least 1, got 0\n", wantStatus: 2},
 		{name: "BadFlag", args: []string{"-nope"}, wantErr: "jsonmask: flag provided but not defined: -nope\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
 		{name: "BadFlagValue", args: []string{"-max-depth", "x"}, wantErr: "jsonmask: invalid value \"x\" for flag -max-depth: parse error\nrun 'jsonmask -h' for usage\n", wantStatus: 2},
-		{name: "Help", args: []string{"-h"}, wantOut: "usage: jsonmask [flags] [FILE ...]"},
-		{name: "HelpAfterFile", args: []string{good, "--help"}, wantOut: "-unbuffered"},
-		{name: "Version", args: []string{"-version"}, wantOut: "jsonmask "},
+		{name: "Help", args: []string{"-h"}, wantOut: "usage: jsonmask [flags] [FILE ...]", outHas: true},
+		{name: "HelpAfterFile", args: []string{good, "--help"}, wantOut: "-unbuffered", outHas: true},
+		{name: "Version", args: []string{"-version"}, wantOut: "jsonmask ", outHas: true},
 		{name: "DemoArgs", args: []string{"demo", "x"}, wantErr: "jsonmask: demo takes no arguments, got \"x\"\nrun 'jsonmask demo -h' for usage\n", wantStatus: 2},
-		{name: "DemoHelp", args: []string{"demo", "-h"}, wantOut: "usage: jsonmask demo"},
-	} {
+		{name: "DemoHelp", args: []string{"demo", "-h"}, wantOut: "usage: jsonmask demo", outHas: true},
+	})
+}
+
+// cliCase is a run of the command, and what it must give.
+type cliCase struct {
+	name       string
+	args       []string
+	stdin      string
+	wantOut    string // stdout
+	outHas     bool   // wantOut is a part of stdout, not all of it
+	wantErr    string // a part of stderr; "" for none
+	wantStatus int
+}
+
+// runCases runs each case as a subtest. Whatever the case, no "CANARY"
+// (which test documents put in the values their masks drop) may be in
+// stdout or stderr, and a -json run that succeeds writes JSON.
+func runCases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			status := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			out := stdout.String()
 			if status != c.wantStatus {
 				t.Errorf("status %d, want %d (stderr %q)", status, c.wantStatus, stderr.String())
 			}
-			if strings.HasPrefix(c.name, "Help") || c.name == "Version" || c.name == "DemoHelp" {
-				if !strings.Contains(stdout.String(), c.wantOut) {
-					t.Errorf("stdout %q, want it to hold %q", stdout.String(), c.wantOut)
-				}
-			} else if stdout.String() != c.wantOut {
-				t.Errorf("stdout %q, want %q", stdout.String(), c.wantOut)
+			if c.outHas && !strings.Contains(out, c.wantOut) {
+				t.Errorf("stdout %q, want it to hold %q", out, c.wantOut)
+			} else if !c.outHas && out != c.wantOut {
+				t.Errorf("stdout:\n%s\nwant:\n%s", out, c.wantOut)
 			}
-			if !strings.Contains(stderr.String(), c.wantErr) || c.wantErr == "" && stderr.Len() > 0 {
+			if c.wantErr == "" && stderr.Len() > 0 || !strings.Contains(stderr.String(), c.wantErr) {
 				t.Errorf("stderr %q, want it to hold %q", stderr.String(), c.wantErr)
+			}
+			if strings.Contains(out+stderr.String(), "CANARY") {
+				t.Errorf("a dropped value got out: stdout %q, stderr %q", out, stderr.String())
+			}
+			if slices.Contains(c.args, "-json") && status == 0 && !json.Valid(stdout.Bytes()) {
+				t.Errorf("not JSON: %s", out)
 			}
 		})
 	}

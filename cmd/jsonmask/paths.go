@@ -32,25 +32,18 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if d.done {
 		return d.status
 	}
-	m, name, withMask := d.m, d.name, d.given
-	doc, err := readInput(name, stdin, &mf)
+	doc, err := readInput(d.name, stdin, &mf)
+	var rows []jsonmask.PathStats
 	if err == nil {
-		var rows []jsonmask.PathStats
-		if rows, err = m.Paths(doc); err == nil {
-			if *asJSON {
-				err = printPathsJSON(stdout, rows, withMask)
-			} else {
-				err = printPaths(stdout, rows, withMask)
-			}
-			if err != nil {
-				fmt.Fprintln(stderr, "jsonmask: write:", message(err))
-				return 1
-			}
-			return 0
-		}
+		rows, err = d.m.Paths(doc)
 	}
-	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
-	return 1
+	if err != nil {
+		return inputFailed(stderr, d.name, err)
+	}
+	if *asJSON {
+		return written(stderr, printPathsJSON(stdout, rows, d.given))
+	}
+	return written(stderr, printPaths(stdout, rows, d.given))
 }
 
 // printPaths writes rows as a table for people: numbers right-aligned, the

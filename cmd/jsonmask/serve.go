@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -15,13 +14,12 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -51,173 +49,21 @@ config (JSON; unknown keys are errors; mask_file is relative to the file):
       "strict": true, "drop_mismatched": false, "trusted": false, "statuses": [200, 201]}]}
 `
 
-// serveConfig is the config file of SPEC G11.
-type serveConfig struct {
-	Listen             string        `json:"listen"`
-	Admin              string        `json:"admin"`
-	Upstream           string        `json:"upstream"`
-	CaseSensitivePaths bool          `json:"case_sensitive_paths"`
-	Limits             serveLimits   `json:"limits"`
-	Routes             []routeConfig `json:"routes"`
-}
-
-// serveLimits are the limits and timeouts of SPEC G6, each with a default.
-type serveLimits struct {
-	MaxBodyBytes          int64    `json:"max_body_bytes"`
-	MaxRatio              int64    `json:"max_ratio"`
-	MaxDepth              int      `json:"max_depth"`
-	MaxTokenBytes         int      `json:"max_token_bytes"`
-	ResponseHeaderTimeout duration `json:"response_header_timeout"`
-	ReadHeaderTimeout     duration `json:"read_header_timeout"`
-	IdleTimeout           duration `json:"idle_timeout"`
-	DrainTimeout          duration `json:"drain_timeout"`
-}
-
-// The server's timeouts unless the config says otherwise.
-const (
-	defaultReadHeaderTimeout = 10 * time.Second
-	defaultIdleTimeout       = 120 * time.Second
-	defaultDrainTimeout      = 30 * time.Second
-)
-
-type routeConfig struct {
-	Match          string          `json:"match"`
-	Mask           json.RawMessage `json:"mask"`
-	MaskFile       string          `json:"mask_file"`
-	Arrays         bool            `json:"arrays"`
-	Strict         bool            `json:"strict"`
-	DropMismatched bool            `json:"drop_mismatched"`
-	Trusted        bool            `json:"trusted"`
-	Statuses       []int           `json:"statuses"`
-}
-
-// duration is a time.Duration written as Go writes it: "30s", "1m30s".
-type duration time.Duration
-
-func (d *duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("a duration is a string such as \"30s\", got %s", b)
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil || v < 0 {
-		return fmt.Errorf("bad duration %q", s)
-	}
-	*d = duration(v)
-	return nil
-}
-
-func orDefault(d duration, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
-	}
-	return time.Duration(d)
-}
-
-// loadConfig reads and checks a config file. Unknown keys are errors: a
-// typo must not silently disable a mask (SPEC G11).
-func loadConfig(path string) (*serveConfig, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var c serveConfig
-	if err := dec.Decode(&c); err != nil {
-		return nil, configError(err, dec)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("data after the config's object at offset %d", dec.InputOffset())
-	}
-	dir := filepath.Dir(path)
-	for i := range c.Routes {
-		if f := c.Routes[i].MaskFile; f != "" && !filepath.IsAbs(f) {
-			c.Routes[i].MaskFile = filepath.Join(dir, f)
-		}
-	}
-	return &c, nil
-}
-
-// configError says what encoding/json found wrong, in the config's terms.
-func configError(err error, dec *json.Decoder) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	msg := err.Error()
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
-		return fmt.Errorf("invalid JSON: the config ends early at offset %d", dec.InputOffset())
-	case errors.As(err, &se):
-		return fmt.Errorf("invalid JSON at offset %d: %s", se.Offset, trimJSON(msg))
-	case errors.As(err, &te):
-		return fmt.Errorf("key %q must be %s, got %s at offset %d", te.Field, te.Type, te.Value, te.Offset)
-	case len(msg) > len("json: unknown field ") && msg[:len("json: unknown field ")] == "json: unknown field ":
-		return fmt.Errorf("unknown key %s before offset %d", msg[len("json: unknown field "):], dec.InputOffset())
-	}
-	return errors.New(trimJSON(msg))
-}
-
-func trimJSON(s string) string {
-	if len(s) > 6 && s[:6] == "json: " {
-		return s[6:]
-	}
-	return s
-}
-
-// build compiles a config into the proxy's handler.
-func (c *serveConfig) build(obs func(gateway.Report)) (http.Handler, error) {
+// build compiles a config into the proxy's handler. Its errors read, after
+// message, "config ...".
+func build(c *gateway.Config, obs func(gateway.Report)) (http.Handler, error) {
 	if c.Upstream == "" {
-		return nil, errors.New("no upstream: set \"upstream\" or -upstream URL")
+		return nil, errors.New("config: no upstream: set \"upstream\" or -upstream URL")
 	}
 	u, err := url.Parse(c.Upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("upstream %q is not an http or https URL", c.Upstream)
+		return nil, fmt.Errorf("config: upstream %q is not an http or https URL", c.Upstream)
 	}
-	var routes []gateway.Route
-	for i, rc := range c.Routes {
-		rt, err := rc.route()
-		if err != nil {
-			return nil, fmt.Errorf("route %d (%q): %s", i, rc.Match, message(err))
-		}
-		routes = append(routes, rt)
-	}
-	rs, err := gateway.NewRoutes(routes, gateway.CaseSensitivePaths(c.CaseSensitivePaths))
+	rs, err := c.CompileRoutes()
 	if err != nil {
-		return nil, errors.New(message(err))
+		return nil, err
 	}
-	l := c.Limits
-	lim := gateway.Limits{
-		MaxBodyBytes: l.MaxBodyBytes, MaxRatio: l.MaxRatio, MaxDepth: l.MaxDepth, MaxTokenBytes: l.MaxTokenBytes,
-		ResponseHeaderTimeout: time.Duration(l.ResponseHeaderTimeout),
-	}
-	return gateway.NewReverseProxy(u, rs, gateway.WithLimits(lim), gateway.WithObserver(obs)), nil
-}
-
-func (rc *routeConfig) route() (gateway.Route, error) {
-	if rc.Match == "" {
-		return gateway.Route{}, errors.New("no \"match\" pattern")
-	}
-	var src []byte
-	switch {
-	case len(rc.Mask) > 0 && rc.MaskFile != "":
-		return gateway.Route{}, errors.New("give \"mask\" or \"mask_file\", not both")
-	case len(rc.Mask) > 0:
-		src = rc.Mask
-	case rc.MaskFile != "":
-		b, err := os.ReadFile(rc.MaskFile)
-		if err != nil {
-			return gateway.Route{}, fmt.Errorf("mask_file: %w", unwrapPath(err))
-		}
-		src = b
-	default:
-		return gateway.Route{}, errors.New("no mask: give \"mask\" or \"mask_file\"")
-	}
-	m, err := jsonmask.Compile(src, jsonmask.WithArrays(rc.Arrays), jsonmask.WithStrict(rc.Strict),
-		jsonmask.WithDropMismatched(rc.DropMismatched), jsonmask.WithTrustedInput(rc.Trusted))
-	if err != nil {
-		return gateway.Route{}, err
-	}
-	return gateway.Route{Pattern: rc.Match, Mask: m, Statuses: rc.Statuses}, nil
+	return gateway.NewReverseProxy(u, rs, gateway.WithLimits(c.Limits.Gateway()), gateway.WithObserver(obs)), nil
 }
 
 // serveFlags are serve's own flags.
@@ -280,19 +126,7 @@ func (m *metrics) observer(logger *slog.Logger) func(gateway.Report) {
 		if r.Outcome == gateway.OutcomeAborted {
 			m.aborts.WithLabelValues(route).Inc()
 		}
-		attrs := []slog.Attr{
-			slog.String("route", r.Route), slog.String("method", r.Method), slog.String("path", r.Path),
-			slog.Int("status", r.Status), slog.String("outcome", string(r.Outcome)),
-			slog.Int64("bytes_in", r.BytesIn), slog.Int64("bytes_out", r.BytesOut),
-			slog.Float64("mask_ms", float64(r.MaskTime.Microseconds())/1000),
-			slog.Float64("duration_ms", float64(r.Duration.Microseconds())/1000),
-		}
-		level := slog.LevelInfo
-		if r.Err != nil {
-			attrs = append(attrs, slog.String("error", r.Err.Error()))
-			level = slog.LevelWarn
-		}
-		logger.LogAttrs(context.Background(), level, "request", attrs...)
+		reportlog.Log(logger, "request", r)
 	}
 }
 
@@ -315,13 +149,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.admin, "admin", "", "serve /metrics and /healthz on `ADDR` (overrides the config)")
 	fs.StringVar(&f.upstream, "upstream", "", "proxy to `URL` (overrides the config)")
 	fs.StringVar(&f.mask, "mask", "", "without -config: mask every route's responses with this JSON `mask`")
-	operands, err := parseArgs(fs, args)
+	operands, status, done := parseCommand(fs, args, serveUsage, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, serveUsage)
-		return 0
-	case err != nil:
-		return usageError(stderr, "jsonmask serve", err)
+	case done:
+		return status
 	case len(operands) > 0:
 		return usageError(stderr, "jsonmask serve", fmt.Errorf("unexpected argument %q", operands[0]))
 	case f.config == "" && (f.upstream == "" || f.mask == ""):
@@ -329,15 +160,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case f.config != "" && f.mask != "":
 		return usageError(stderr, "jsonmask serve", errors.New("-mask is for use without -config: put the mask in a route"))
 	}
-	load := func() (*serveConfig, error) {
-		c := &serveConfig{}
+	load := func() (*gateway.Config, error) {
+		c := &gateway.Config{}
 		if f.config != "" {
 			var err error
-			if c, err = loadConfig(f.config); err != nil {
-				return nil, fmt.Errorf("config %s: %w", f.config, err)
+			if c, err = gateway.LoadConfig(f.config); err != nil {
+				return nil, err
 			}
 		} else {
-			c.Routes = []routeConfig{{Match: "/", Mask: json.RawMessage(f.mask)}}
+			c.Routes = []gateway.RouteConfig{{Match: "/", Mask: json.RawMessage(f.mask)}}
 		}
 		if f.listen != "" {
 			c.Listen = f.listen
@@ -359,15 +190,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	h, err := cfg.build(m.observer(logger))
+	h, err := build(cfg, m.observer(logger))
 	if err != nil {
-		return usageError(stderr, "jsonmask serve", fmt.Errorf("config: %w", err))
+		return usageError(stderr, "jsonmask serve", err)
 	}
 	return serve(cfg, h, load, m, logger)
 }
 
 // serve runs the listeners until SIGTERM or SIGINT, reloading on SIGHUP.
-func serve(cfg *serveConfig, h http.Handler, load func() (*serveConfig, error), m *metrics, logger *slog.Logger) int {
+func serve(cfg *gateway.Config, h http.Handler, load func() (*gateway.Config, error), m *metrics, logger *slog.Logger) int {
 	var swap swapHandler
 	swap.set(h)
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -377,8 +208,8 @@ func serve(cfg *serveConfig, h http.Handler, load func() (*serveConfig, error), 
 	}
 	srv := &http.Server{
 		Handler:           &swap,
-		ReadHeaderTimeout: orDefault(cfg.Limits.ReadHeaderTimeout, defaultReadHeaderTimeout),
-		IdleTimeout:       orDefault(cfg.Limits.IdleTimeout, defaultIdleTimeout),
+		ReadHeaderTimeout: cfg.Limits.ReadHeaderTimeout.Or(gateway.DefaultReadHeaderTimeout),
+		IdleTimeout:       cfg.Limits.IdleTimeout.Or(gateway.DefaultIdleTimeout),
 		// Aborted responses are on purpose (SPEC G5); the request's line
 		// says why. What else net/http has to say goes to the log.
 		ErrorLog: log.New(slogWriter{logger}, "", 0),
@@ -420,7 +251,7 @@ func serve(cfg *serveConfig, h http.Handler, load func() (*serveConfig, error), 
 				reload(&swap, load, m, logger, cfg)
 				continue
 			}
-			drain := orDefault(cfg.Limits.DrainTimeout, defaultDrainTimeout)
+			drain := cfg.Limits.DrainTimeout.Or(gateway.DefaultDrainTimeout)
 			logger.Info("draining", "signal", sig.String(), "deadline", drain.String())
 			ctx, cancel := context.WithTimeout(context.Background(), drain)
 			err := srv.Shutdown(ctx)
@@ -442,11 +273,11 @@ func serve(cfg *serveConfig, h http.Handler, load func() (*serveConfig, error), 
 // reload reads the config again and swaps the handler, atomically; a bad
 // config is logged and the old one kept (SPEC G10). Listen addresses do not
 // change on a reload.
-func reload(swap *swapHandler, load func() (*serveConfig, error), m *metrics, logger *slog.Logger, cur *serveConfig) {
+func reload(swap *swapHandler, load func() (*gateway.Config, error), m *metrics, logger *slog.Logger, cur *gateway.Config) {
 	c, err := load()
 	if err == nil {
 		var h http.Handler
-		if h, err = c.build(m.observer(logger)); err == nil {
+		if h, err = build(c, m.observer(logger)); err == nil {
 			swap.set(h)
 			if c.Listen != cur.Listen || c.Admin != cur.Admin {
 				logger.Warn("reload: listen and admin addresses change only on a restart")

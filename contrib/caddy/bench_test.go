@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // BenchmarkCaddy: requests through one real Caddy to a real upstream,
@@ -66,7 +67,7 @@ func BenchmarkCaddy(b *testing.B) {
 }
 
 type benchWorkload struct {
-	workload
+	corpus.Workload
 	doc   []byte
 	coded map[string][]byte
 }
@@ -74,18 +75,15 @@ type benchWorkload struct {
 // loadBenchWorkloads are three workloads of the corpus, small to large.
 func loadBenchWorkloads(b *testing.B) []benchWorkload {
 	var ws []benchWorkload
-	for _, w := range loadWorkloads(b) {
+	for _, w := range corpus.Workloads(b) {
 		switch w.Name {
 		case "google-maps/rows", "twitter/decision-fields", "citm/performances":
 		default:
 			continue
 		}
-		doc, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ws = append(ws, benchWorkload{workload: w, doc: doc,
-			coded: map[string][]byte{"identity": doc, "gzip": encode(b, "gzip", doc)}})
+		doc := corpus.File(b, w.File)
+		ws = append(ws, benchWorkload{Workload: w, doc: doc,
+			coded: map[string][]byte{"identity": doc, "gzip": codingtest.Encode(b, "gzip", doc)}})
 	}
 	return ws
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 )
 
 // itemsBody is an upstream's body, long enough that Caddy's encode
@@ -63,7 +64,7 @@ func TestCaddyfile(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		if c := r.URL.Query().Get("coding"); c != "" {
 			w.Header().Set("Content-Encoding", c)
-			b = encode(t, c, b)
+			b = codingtest.Encode(t, c, b)
 		}
 		w.Write(b)
 	})
@@ -147,7 +148,7 @@ http://127.0.0.1:%d {
 				t.Fatalf("Content-Encoding %q, want %q", ce, tc.coding)
 			}
 			if tc.coding != "" {
-				got = decode(t, tc.coding, got)
+				got = codingtest.Decode(t, tc.coding, got)
 			}
 			if string(got) != tc.want {
 				t.Fatalf("body\n%s\nwant\n%s", got, tc.want)
@@ -166,7 +167,7 @@ http://127.0.0.1:%d {
 		if ce := resp.Header.Get("Content-Encoding"); ce != "gzip" {
 			t.Fatalf("Content-Encoding %q", ce)
 		}
-		plain, _ := tryDecode("gzip", got)
+		plain, _ := codingtest.DecodePrefix("gzip", got)
 		whole := must(m.Append(nil, append(bigPrefix(), `{"k":1}]}`...)))
 		if len(plain) == 0 || !bytes.HasPrefix(whole, plain) {
 			t.Fatalf("the client got %d bytes that are not a prefix of the masked body", len(plain))

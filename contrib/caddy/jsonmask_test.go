@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // upstream is a real HTTP server that the tests' Caddy proxies to.
@@ -38,35 +40,6 @@ func proxyRoute(handler, addr string) string {
 	return fmt.Sprintf(`[{"handle": [{"handler": "jsonmask", %s}, {"handler": "reverse_proxy", "upstreams": [{"dial": %q}]}]}]`, handler, addr)
 }
 
-// workload is one of bench/testdata/workloads.json: a document of the
-// corpus (real API responses) and its mask.
-type workload struct {
-	Name    string          `json:"name"`
-	File    string          `json:"file"`
-	Mask    json.RawMessage `json:"mask"`
-	Options struct {
-		Arrays bool `json:"arrays"`
-		NDJSON bool `json:"ndjson"`
-	} `json:"options"`
-}
-
-// corpusDir is where the repository keeps the corpus: the tests must not
-// need ../shared.
-const corpusDir = "../../bench/testdata"
-
-func loadWorkloads(t testing.TB) []workload {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(corpusDir, "workloads.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ws []workload
-	if err := json.Unmarshal(b, &ws); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
-
 var codings = []string{"identity", "gzip", "deflate", "zstd"}
 
 // TestCorpus: the corpus' documents, proxied by a real Caddy from a real
@@ -75,16 +48,12 @@ var codings = []string{"identity", "gzip", "deflate", "zstd"}
 // as the upstream coded them, with the header that SPEC G4 asks for. The
 // masks are the handler's routes, one per workload.
 func TestCorpus(t *testing.T) {
-	ws := loadWorkloads(t)
+	ws := corpus.Workloads(t)
 	docs := map[string][]byte{}
 	var routes []string
 	for i, w := range ws {
 		if _, ok := docs[w.File]; !ok {
-			b, err := os.ReadFile(filepath.Join(corpusDir, w.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs[w.File] = b
+			docs[w.File] = corpus.File(t, w.File)
 		}
 		routes = append(routes, fmt.Sprintf(`{"match": "GET /w/%d/{coding}", "mask": %s, "arrays": %v}`, i, w.Mask, w.Options.Arrays))
 	}
@@ -100,7 +69,7 @@ func TestCorpus(t *testing.T) {
 			return
 		}
 		coding := parts[3]
-		body := encode(t, coding, docs[ws[i].File])
+		body := codingtest.Encode(t, coding, docs[ws[i].File])
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
 		if ws[i].Options.NDJSON {
@@ -145,7 +114,7 @@ func TestCorpus(t *testing.T) {
 					if ce := resp.Header.Get("Content-Encoding"); ce != coding {
 						t.Fatalf("Content-Encoding %q, want %q", ce, coding)
 					}
-					got = decode(t, coding, body)
+					got = codingtest.Decode(t, coding, body)
 				} else if ce := resp.Header.Get("Content-Encoding"); ce != "" {
 					t.Fatalf("Content-Encoding %q on an identity body", ce)
 				}
@@ -292,7 +261,7 @@ func TestFailClosed(t *testing.T) {
 		}, "problem", ""},
 		{"BrokenGzip", "/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Encoding", "gzip")
-			gz := encode(t, "gzip", []byte(`{"id":1,"x":"`+canary+`","items":[{"k":1}]}`))
+			gz := codingtest.Encode(t, "gzip", []byte(`{"id":1,"x":"`+canary+`","items":[{"k":1}]}`))
 			w.Write(gz[:len(gz)-12])
 		}, "problem", ""},
 		{"Partial", "/", func(w http.ResponseWriter) {
@@ -322,7 +291,7 @@ func TestFailClosed(t *testing.T) {
 		}, "abort", string(prefix) + `{"k":1,"v":"` + canary + `"}]}`},
 		{"GzipClosedMidBody", "/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Encoding", "gzip")
-			gz := encode(t, "gzip", append(prefix, `{"k":1,"v":"`+canary+`"}]}`...))
+			gz := codingtest.Encode(t, "gzip", append(prefix, `{"k":1,"v":"`+canary+`"}]}`...))
 			w.Write(gz[:len(gz)*3/4])
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler)
@@ -401,7 +370,7 @@ func testFailClosed(t *testing.T, c *http.Client, proto string, port int, path, 
 			}
 			got := body
 			if ce := resp.Header.Get("Content-Encoding"); ce != "" {
-				got, _ = tryDecode(ce, body)
+				got, _ = codingtest.DecodePrefix(ce, body)
 			}
 			if !bytes.HasPrefix(masked, got) {
 				t.Fatalf("the client got %d bytes that are not a prefix of the masked body", len(got))
@@ -435,7 +404,7 @@ func checkProblem(t *testing.T, resp *http.Response, body []byte) {
 		t.Errorf("Content-Type %q, want application/problem+json", ct)
 	}
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" {
-		body = decode(t, ce, body)
+		body = codingtest.Decode(t, ce, body)
 	}
 	var p struct {
 		Title, Detail string

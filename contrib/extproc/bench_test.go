@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -15,8 +12,8 @@ import (
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // BenchmarkChunks measures body chunks per second through the server, in
@@ -25,18 +22,17 @@ import (
 // mode), over the same gRPC transport on 127.0.0.1 and the same client:
 // the ratio of the two is the cost of masking (decode, mask, encode) next
 // to the cost of the protocol. The body is twitter.json (617 KiB) from
-// bench/testdata with the decision-fields mask of workloads.json; one op is
-// one response, as Envoy streams it. Compare with
+// bench/testdata with the mask of the workload twitter/decision-fields; one
+// op is one response, as Envoy streams it. Compare with
 //
 //	go test -run '^$' -bench Chunks -count 10 | benchstat -col /server -
 func BenchmarkChunks(b *testing.B) {
-	body, err := os.ReadFile(filepath.Join("..", "..", "bench", "testdata", "twitter.json"))
+	w := corpus.Find(b, "twitter/decision-fields")
+	body := corpus.File(b, w.File)
+	mask, err := jsonmask.Compile(w.Mask)
 	if err != nil {
 		b.Fatal(err)
 	}
-	mask := jsonmask.MustCompile(`{"statuses": {"id_str": true, "text": true, "created_at": true, "retweet_count": true,
-		"favorite_count": true, "user": {"screen_name": true, "name": true, "followers_count": true}},
-		"search_metadata": {"count": true, "next_results": true}}`)
 	routes, err := gateway.NewRoutes([]gateway.Route{{Pattern: "/1.1/search/tweets.json", Mask: mask}})
 	if err != nil {
 		b.Fatal(err)
@@ -46,12 +42,12 @@ func BenchmarkChunks(b *testing.B) {
 		srv  extprocv3.ExternalProcessorServer
 	}{{"echo", echoServer{}}, {"jsonmask", NewServer(routes)}}
 	for _, coding := range []string{"identity", "gzip"} {
-		coded := encode(b, coding, body)
+		coded := codingtest.Encode(b, coding, body)
 		for _, mode := range modes {
 			for _, size := range []int{16 << 10, 64 << 10} {
 				for _, s := range servers {
 					b.Run(fmt.Sprintf("coding=%s/mode=%s/chunk=%d/server=%s", coding, mode, size, s.name), func(b *testing.B) {
-						client := benchClient(b, s.srv)
+						client := serve(b, s.srv)
 						chunks := split(coded, size)
 						hdr := http.Header{"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(coded))}}
 						if coding != "identity" {
@@ -79,30 +75,6 @@ func split(body []byte, size int) [][]byte {
 		chunks, body = append(chunks, body[:k]), body[k:]
 	}
 	return chunks
-}
-
-func benchClient(b *testing.B, srv extprocv3.ExternalProcessorServer) extprocv3.ExternalProcessorClient {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := grpc.NewServer()
-	extprocv3.RegisterExternalProcessorServer(g, srv)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		g.Serve(lis)
-	}()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		conn.Close()
-		g.Stop()
-		<-served
-	})
-	return extprocv3.NewExternalProcessorClient(conn)
 }
 
 // drive plays one response through a server as Envoy would, with the

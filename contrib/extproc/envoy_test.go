@@ -34,14 +34,22 @@ type harness struct {
 
 func newHarness(t testing.TB, routes *gateway.Routes, opts ...Option) *harness {
 	t.Helper()
+	h := &harness{reports: make(chan gateway.Report, 1)}
+	opts = append(opts, WithObserver(func(r gateway.Report) { h.reports <- r }))
+	h.client = serve(t, NewServer(routes, opts...))
+	return h
+}
+
+// serve serves srv on a 127.0.0.1 port until the test ends, and returns a
+// client connected to it.
+func serve(t testing.TB, srv extprocv3.ExternalProcessorServer) extprocv3.ExternalProcessorClient {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{reports: make(chan gateway.Report, 1)}
-	opts = append(opts, WithObserver(func(r gateway.Report) { h.reports <- r }))
 	g := grpc.NewServer()
-	extprocv3.RegisterExternalProcessorServer(g, NewServer(routes, opts...))
+	extprocv3.RegisterExternalProcessorServer(g, srv)
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
@@ -56,8 +64,7 @@ func newHarness(t testing.TB, routes *gateway.Routes, opts ...Option) *harness {
 		g.Stop()
 		<-served
 	})
-	h.client = extprocv3.NewExternalProcessorClient(conn)
-	return h
+	return extprocv3.NewExternalProcessorClient(conn)
 }
 
 // exchange is one HTTP request and its response, as Envoy would send them.

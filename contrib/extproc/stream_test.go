@@ -17,9 +17,7 @@ import (
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
+	"github.com/jsonmask/jsonmask/internal/codingtest"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -151,7 +149,7 @@ func TestMaskedBodies(t *testing.T) {
 	for _, c := range bodyCases {
 		want := c.want(t)
 		for _, coding := range codings {
-			coded := encode(t, coding, c.body)
+			coded := codingtest.Encode(t, coding, c.body)
 			sizes := []int{1, 5, 64, 4096}
 			if c.big {
 				sizes = []int{1000, 16 << 10, 64 << 10}
@@ -163,7 +161,7 @@ func TestMaskedBodies(t *testing.T) {
 						if !out.complete || out.local || out.reset || out.passedRest {
 							t.Fatalf("not a complete response: %+v", out)
 						}
-						got := decode(t, coding, out.body)
+						got := codingtest.Decode(t, coding, out.body)
 						if !bytes.Equal(got, want) {
 							t.Fatalf("body\n got %q\nwant %q", got, want)
 						}
@@ -370,7 +368,7 @@ func TestFailClosed(t *testing.T) {
 	lateInvalid := append(big[:len(big)-1:len(big)-1], `,"x":"`+canary+`",}`...)
 	deep := []byte(`{"id":1,"x":` + strings.Repeat("[", 100) + `"` + canary + `"` + strings.Repeat("]", 100) + `}`)
 	tooBig := append(append([]byte(nil), big[:len(big)-1]...), `,"pad":"`+strings.Repeat("p", 300<<10)+`"}`...)
-	gz := encode(t, "gzip", big)
+	gz := codingtest.Encode(t, "gzip", big)
 	cases := []struct {
 		name, path string
 		coding     string
@@ -387,7 +385,7 @@ func TestFailClosed(t *testing.T) {
 		{name: "MaxBody", path: "/v1/items", body: tooBig, valid: tooBig},
 		{name: "Gzip/Corrupt", path: "/v1/items", coding: "gzip", body: append(gz[:100:100], bytes.Repeat([]byte{0xff}, 200)...), early: true},
 		{name: "Gzip/CutShort", path: "/v1/items", coding: "gzip", body: gz[:len(gz)/2], valid: big},
-		{name: "Gzip/TrailingGarbage", path: "/v1/items", coding: "gzip", body: append(encode(t, "gzip", []byte(`{"id":1}`)), "garbage"...), early: true},
+		{name: "Gzip/TrailingGarbage", path: "/v1/items", coding: "gzip", body: append(codingtest.Encode(t, "gzip", []byte(`{"id":1}`)), "garbage"...), early: true},
 	}
 	for _, c := range cases {
 		coding := c.coding
@@ -427,10 +425,7 @@ func TestFailClosed(t *testing.T) {
 							t.Errorf("refused before a byte was sent, yet not a 502: %+v", out.report)
 						}
 						if c.valid != nil && out.reset {
-							sent := out.body
-							if coding != "identity" {
-								sent = decodePartial(coding, out.body)
-							}
+							sent, _ := codingtest.DecodePrefix(coding, out.body)
 							if want := must(itemsMask.Append(nil, c.valid)); !bytes.HasPrefix(want, sent) {
 								t.Errorf("what was sent (%d bytes) is not a prefix of the masked body", len(sent))
 							}
@@ -447,7 +442,7 @@ func TestFailClosed(t *testing.T) {
 // the body limit.
 func TestBomb(t *testing.T) {
 	h := newHarness(t, testRoutes(t))
-	bomb := encode(t, "gzip", []byte(`{"id":1,"x":"`+strings.Repeat("a", 64<<20)+canary+`"}`))
+	bomb := codingtest.Encode(t, "gzip", []byte(`{"id":1,"x":"`+strings.Repeat("a", 64<<20)+canary+`"}`))
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			bc := bodyCase{contentType: "application/json", contentLength: true}
@@ -487,7 +482,7 @@ func TestTrailers(t *testing.T) {
 	for _, tc := range cases {
 		for _, size := range []int{1, 16, 4096} {
 			t.Run(fmt.Sprintf("%s/%s/chunk=%d", tc.mode, tc.coding, size), func(t *testing.T) {
-				coded := encode(t, tc.coding, c.body)
+				coded := codingtest.Encode(t, tc.coding, c.body)
 				out := h.run(t, exchange{mode: tc.mode, path: "/v1/items", header: c.responseHeader(tc.coding, coded),
 					body: coded, chunk: size, trailers: trailers.Clone()})
 				noCanary(t, out)
@@ -500,7 +495,7 @@ func TestTrailers(t *testing.T) {
 				if !out.complete {
 					t.Fatalf("incomplete: %+v", out)
 				}
-				if got := decode(t, tc.coding, out.body); !bytes.Equal(got, want) {
+				if got := codingtest.Decode(t, tc.coding, out.body); !bytes.Equal(got, want) {
 					t.Fatalf("body %q, want %q", got, want)
 				}
 				if out.trailers.Get("X-Checksum") != "42" || out.trailers.Get("Content-Md5") != "" || out.trailers.Get("Digest") != "" {
@@ -528,7 +523,7 @@ func TestAbandoned(t *testing.T) {
 		for _, coding := range []string{"identity", "gzip", "zstd"} {
 			for _, how := range []string{"cancel", "close"} {
 				t.Run(fmt.Sprintf("%s/%s/%s", mode, coding, how), func(t *testing.T) {
-					coded := encode(t, coding, body)
+					coded := codingtest.Encode(t, coding, body)
 					ex := exchange{mode: mode, path: "/v1/items", header: bodyCases[0].responseHeader(coding, coded), body: coded, chunk: 1024}
 					if how == "cancel" {
 						ex.abandonAt = 3
@@ -613,89 +608,9 @@ func checkProblem(t *testing.T, out outcome, status int) {
 // (decoded as far as it goes), the header or the trailers.
 func noCanary(t *testing.T, out outcome) {
 	t.Helper()
-	seen := [][]byte{out.body, []byte(fmt.Sprint(out.header, out.trailers))}
-	if d := decodePartial(out.header.Get("Content-Encoding"), out.body); d != nil {
-		seen = append(seen, d)
+	if codingtest.Holds(out.header.Get("Content-Encoding"), out.body, canary) || strings.Contains(fmt.Sprint(out.header, out.trailers), canary) {
+		t.Fatalf("canary reached the client: %q %v %v", out.body, out.header, out.trailers)
 	}
-	for _, b := range seen {
-		if bytes.Contains(b, []byte(canary)) {
-			t.Fatalf("canary reached the client: %q", b)
-		}
-	}
-}
-
-// encode codes data with a Content-Encoding, as an upstream would.
-func encode(t testing.TB, coding string, data []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	var w io.WriteCloser
-	switch coding {
-	case "identity", "":
-		return append([]byte(nil), data...)
-	case "gzip":
-		w = gzip.NewWriter(&buf)
-	case "deflate":
-		w = zlib.NewWriter(&buf)
-	case "zstd":
-		w = must(zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1)))
-	default:
-		t.Fatalf("no coding %q", coding)
-	}
-	if _, err := w.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// decode undoes encode, as a client would.
-func decode(t testing.TB, coding string, data []byte) []byte {
-	t.Helper()
-	if coding == "identity" {
-		return data
-	}
-	r, err := decoder(coding, data)
-	if err != nil {
-		t.Fatalf("decoding %s: %v", coding, err)
-	}
-	defer r.Close()
-	out, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatalf("decoding %s: %v", coding, err)
-	}
-	return out
-}
-
-// decodePartial decodes what it can of a body cut short; nil for identity.
-func decodePartial(coding string, data []byte) []byte {
-	if coding == "" || coding == "identity" || len(data) == 0 {
-		return nil
-	}
-	r, err := decoder(coding, data)
-	if err != nil {
-		return nil
-	}
-	defer r.Close()
-	out, _ := io.ReadAll(r)
-	return out
-}
-
-func decoder(coding string, data []byte) (io.ReadCloser, error) {
-	switch coding {
-	case "gzip":
-		return gzip.NewReader(bytes.NewReader(data))
-	case "deflate":
-		return zlib.NewReader(bytes.NewReader(data))
-	case "zstd":
-		d, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			return nil, err
-		}
-		return d.IOReadCloser(), nil
-	}
-	return nil, fmt.Errorf("no coding %q", coding)
 }
 
 func must[T any](v T, err error) T {
@@ -831,9 +746,9 @@ func TestConcurrentStreams(t *testing.T) {
 			coding, mode := codings[i%len(codings)], modes[i%2]
 			t.Run(fmt.Sprintf("%d/%s/%s", i, coding, mode), func(t *testing.T) {
 				t.Parallel()
-				coded := encode(t, coding, c.body)
+				coded := codingtest.Encode(t, coding, c.body)
 				out := h.run(t, exchange{mode: mode, path: "/v1/items", header: c.responseHeader(coding, coded), body: coded, chunk: 8192})
-				if !out.complete || !bytes.Equal(decode(t, coding, out.body), want) {
+				if !out.complete || !bytes.Equal(codingtest.Decode(t, coding, out.body), want) {
 					t.Errorf("%+v", out.report)
 				}
 			})

@@ -7,7 +7,8 @@
 //	jsonmask-extproc -config FILE [-listen ADDR]
 //
 // The config is the routes and limits of `jsonmask serve` (SPEC G11),
-// without what Envoy does itself (upstream, timeouts):
+// without what Envoy does itself (upstream, timeouts): gateway.Config, read
+// with gateway.ForPlugin.
 //
 //	{"listen": "127.0.0.1:50051", "case_sensitive_paths": false,
 //	 "limits": {"max_body_bytes": 268435456, "max_ratio": 200, "max_depth": 10000,
@@ -27,10 +28,8 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,16 +38,15 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
-	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/contrib/extproc"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -86,159 +84,23 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, reloads))
 }
 
-// config is the config file.
-type config struct {
-	Listen             string        `json:"listen"`
-	CaseSensitivePaths bool          `json:"case_sensitive_paths"`
-	Limits             limits        `json:"limits"`
-	Routes             []routeConfig `json:"routes"`
-}
+// defaultListen is where the server listens unless -listen or the config
+// says otherwise.
+const defaultListen = "127.0.0.1:50051"
 
-type limits struct {
-	MaxBodyBytes  int64    `json:"max_body_bytes"`
-	MaxRatio      int64    `json:"max_ratio"`
-	MaxDepth      int      `json:"max_depth"`
-	MaxTokenBytes int      `json:"max_token_bytes"`
-	DrainTimeout  duration `json:"drain_timeout"`
-}
-
-type routeConfig struct {
-	Match          string          `json:"match"`
-	Mask           json.RawMessage `json:"mask"`
-	MaskFile       string          `json:"mask_file"`
-	Arrays         bool            `json:"arrays"`
-	Strict         bool            `json:"strict"`
-	DropMismatched bool            `json:"drop_mismatched"`
-	Trusted        bool            `json:"trusted"`
-	Statuses       []int           `json:"statuses"`
-}
-
-const (
-	defaultListen       = "127.0.0.1:50051"
-	defaultDrainTimeout = 30 * time.Second
-)
-
-// duration is a time.Duration written as Go writes it: "30s".
-type duration time.Duration
-
-func (d *duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("a duration is a string such as \"30s\", got %s", b)
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil || v < 0 {
-		return fmt.Errorf("bad duration %q", s)
-	}
-	*d = duration(v)
-	return nil
-}
-
-// loadConfig reads and checks a config file.
-func loadConfig(path string) (*config, error) {
-	data, err := os.ReadFile(path)
+// newServer compiles the config into an ext_proc server.
+func newServer(c *gateway.Config, observe func(gateway.Report)) (*extproc.Server, error) {
+	rs, err := c.CompileRoutes()
 	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var c config
-	if err := dec.Decode(&c); err != nil {
-		return nil, configError(err, dec)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("data after the config's object at offset %d", dec.InputOffset())
-	}
-	dir := filepath.Dir(path)
-	for i := range c.Routes {
-		if f := c.Routes[i].MaskFile; f != "" && !filepath.IsAbs(f) {
-			c.Routes[i].MaskFile = filepath.Join(dir, f)
-		}
-	}
-	return &c, nil
+	return extproc.NewServer(rs, extproc.WithLimits(c.Limits.Gateway()), extproc.WithObserver(observe)), nil
 }
 
-// configError says what encoding/json found wrong, in the config's terms.
-func configError(err error, dec *json.Decoder) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
-		return fmt.Errorf("invalid JSON: the config ends early at offset %d", dec.InputOffset())
-	case errors.As(err, &se):
-		return fmt.Errorf("invalid JSON at offset %d: %s", se.Offset, msg)
-	case errors.As(err, &te):
-		return fmt.Errorf("key %q must be %s, got %s at offset %d", te.Field, te.Type, te.Value, te.Offset)
-	case strings.HasPrefix(msg, "unknown field "):
-		return fmt.Errorf("unknown key %s before offset %d", strings.TrimPrefix(msg, "unknown field "), dec.InputOffset())
-	}
-	return errors.New(msg)
-}
-
-// server compiles the config into an ext_proc server.
-func (c *config) server(observe func(gateway.Report)) (*extproc.Server, error) {
-	var routes []gateway.Route
-	for i, rc := range c.Routes {
-		rt, err := rc.route()
-		if err != nil {
-			return nil, fmt.Errorf("route %d (%q): %s", i, rc.Match, message(err))
-		}
-		routes = append(routes, rt)
-	}
-	rs, err := gateway.NewRoutes(routes, gateway.CaseSensitivePaths(c.CaseSensitivePaths))
-	if err != nil {
-		return nil, errors.New(message(err))
-	}
-	l := c.Limits
-	lim := gateway.Limits{MaxBodyBytes: l.MaxBodyBytes, MaxRatio: l.MaxRatio, MaxDepth: l.MaxDepth, MaxTokenBytes: l.MaxTokenBytes}
-	return extproc.NewServer(rs, extproc.WithLimits(lim), extproc.WithObserver(observe)), nil
-}
-
-func (rc *routeConfig) route() (gateway.Route, error) {
-	if rc.Match == "" {
-		return gateway.Route{}, errors.New("no \"match\" pattern")
-	}
-	var src []byte
-	switch {
-	case len(rc.Mask) > 0 && rc.MaskFile != "":
-		return gateway.Route{}, errors.New("give \"mask\" or \"mask_file\", not both")
-	case len(rc.Mask) > 0:
-		src = rc.Mask
-	case rc.MaskFile != "":
-		b, err := os.ReadFile(rc.MaskFile)
-		if err != nil {
-			return gateway.Route{}, fmt.Errorf("mask_file: %w", unwrapPath(err))
-		}
-		src = b
-	default:
-		return gateway.Route{}, errors.New("no mask: give \"mask\" or \"mask_file\"")
-	}
-	m, err := jsonmask.Compile(src, jsonmask.WithArrays(rc.Arrays), jsonmask.WithStrict(rc.Strict),
-		jsonmask.WithDropMismatched(rc.DropMismatched), jsonmask.WithTrustedInput(rc.Trusted))
-	if err != nil {
-		return gateway.Route{}, err
-	}
-	return gateway.Route{Pattern: rc.Match, Mask: m, Statuses: rc.Statuses}, nil
-}
-
-// observer logs one line per stream; the report holds no body content.
+// observer logs one line per stream, as jsonmask serve logs one per
+// request; the report holds no body content.
 func observer(logger *slog.Logger) func(gateway.Report) {
-	return func(r gateway.Report) {
-		attrs := []slog.Attr{
-			slog.String("route", r.Route), slog.String("method", r.Method), slog.String("path", r.Path),
-			slog.Int("status", r.Status), slog.String("outcome", string(r.Outcome)),
-			slog.Int64("bytes_in", r.BytesIn), slog.Int64("bytes_out", r.BytesOut),
-			slog.Float64("mask_ms", float64(r.MaskTime.Microseconds())/1000),
-			slog.Float64("duration_ms", float64(r.Duration.Microseconds())/1000),
-		}
-		level := slog.LevelInfo
-		if r.Err != nil {
-			attrs = append(attrs, slog.String("error", r.Err.Error()))
-			level = slog.LevelWarn
-		}
-		logger.LogAttrs(context.Background(), level, "stream", attrs...)
-	}
+	return func(r gateway.Report) { reportlog.Log(logger, "stream", r) }
 }
 
 // swapServer serves each stream with the server of the config in force; a
@@ -270,14 +132,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <
 		return usageError(stderr, errors.New("give -config FILE"))
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	load := func() (*config, *extproc.Server, error) {
-		c, err := loadConfig(*cfgPath)
+	load := func() (*gateway.Config, *extproc.Server, error) {
+		c, err := gateway.LoadConfig(*cfgPath, gateway.ForPlugin())
 		if err != nil {
-			return nil, nil, fmt.Errorf("config %s: %w", *cfgPath, err)
+			return nil, nil, err
 		}
-		s, err := c.server(observer(logger))
+		s, err := newServer(c, observer(logger))
 		if err != nil {
-			return nil, nil, fmt.Errorf("config %s: %w", *cfgPath, err)
+			return nil, nil, err
 		}
 		return c, s, nil
 	}
@@ -324,10 +186,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <
 			cfg = c
 			logger.Info("reloaded", "routes", len(c.Routes))
 		case <-ctx.Done():
-			drain := time.Duration(cfg.Limits.DrainTimeout)
-			if drain == 0 {
-				drain = defaultDrainTimeout
-			}
+			drain := cfg.Limits.DrainTimeout.Or(gateway.DefaultDrainTimeout)
 			logger.Info("draining", "deadline", drain.String())
 			hs.Shutdown() // health checks say NOT_SERVING while streams end
 			stopped := make(chan struct{})
@@ -358,14 +217,4 @@ func usageError(stderr io.Writer, err error) int {
 // prefix replaces.
 func message(err error) string {
 	return strings.TrimPrefix(err.Error(), "jsonmask: ")
-}
-
-// unwrapPath drops the operation and path of an *os.PathError, which the
-// message already names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
