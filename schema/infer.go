@@ -60,9 +60,10 @@ type prop struct {
 	name    string
 	hash    uint64 // of name, for the node's table
 	n       *node
-	present int   // objects it appeared in
-	last    int64 // the object it last appeared in, so duplicates count once
-	after   *prop // the key that followed it in the last object that had it
+	present int    // objects it appeared in
+	last    int64  // the object it last appeared in, so duplicates count once
+	after   *prop  // the key that followed it in the last object that had it
+	head    uint64 // the tokenizer's name of the last head that had this key as written (MemberSpan.Head), or 0
 }
 
 // frame is an open container.
@@ -418,7 +419,7 @@ func (in *Inferrer) members(p []byte, n int) {
 			raw = cutEscape(raw[:maxKeyBytes])
 		}
 		tell := in.obs != nil && (sp.ValueEnd == 0 || sp.ValueEnd-sp.ValueStart >= quiet)
-		vn := in.member(f, raw, sp.Escaped, long, tell)
+		vn := in.member(f, raw, sp.Head, sp.Escaped, long, tell)
 		if sp.ValueEnd == 0 {
 			in.next = vn
 			return
@@ -445,14 +446,15 @@ func (in *Inferrer) keyPiece(piece []byte, first, last bool) {
 	if in.keyLong {
 		raw = cutEscape(raw)
 	}
-	in.next = in.member(&in.stack[len(in.stack)-1], raw, bytes.IndexByte(raw, '\\') >= 0, in.keyLong, in.obs != nil)
+	in.next = in.member(&in.stack[len(in.stack)-1], raw, 0, bytes.IndexByte(raw, '\\') >= 0, in.keyLong, in.obs != nil)
 }
 
 // member records a member's key, raw as written (its first maxKeyBytes when
 // long), at the place of f, the innermost object, and returns the place of
-// its value, or nil where nothing is described. tell says whether the
+// its value, or nil where nothing is described. head is the tokenizer's name
+// for the member's head (MemberSpan.Head), or 0. tell says whether the
 // observer sees it.
-func (in *Inferrer) member(f *frame, raw []byte, escaped, long, tell bool) *node {
+func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tell bool) *node {
 	text := raw
 	if escaped {
 		in.text = tokenizer.AppendUnescaped(in.text[:0], raw)
@@ -475,8 +477,11 @@ func (in *Inferrer) member(f *frame, raw []byte, escaped, long, tell bool) *node
 	if f.prev != nil {
 		guess = f.prev.after
 	}
+	// A head named as the guess's was last time spells its key: no
+	// comparison of the names (a head names one key for the life of the
+	// process, so a name kept here is never stale).
 	pr := guess
-	if pr == nil || pr.name != string(text) {
+	if pr == nil || (head == 0 || pr.head != head) && pr.name != string(text) {
 		if pr = in.prop(n, text); pr == nil {
 			return nil
 		}
@@ -485,6 +490,9 @@ func (in *Inferrer) member(f *frame, raw []byte, escaped, long, tell bool) *node
 		} else {
 			f.prev.after = pr
 		}
+	}
+	if head != 0 {
+		pr.head = head
 	}
 	f.prev = pr
 	if pr.last != f.obj {
