@@ -10,6 +10,7 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/valyala/fastjson v1.6.10
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.47.0
 )
 
 require (
@@ -26,7 +27,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect

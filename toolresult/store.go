@@ -74,7 +74,7 @@ func (s *DirStore) Create() (Draft, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileDraft{f: f, dir: s.dir}, nil
+	return &fileDraft{f: f, dir: s.dir, wb: writeback{f: f}}, nil
 }
 
 // Open opens DIR/NAME.json.
@@ -100,9 +100,15 @@ func (s *DirStore) Open(name string) (io.ReadCloser, int64, error) {
 type fileDraft struct {
 	f   *os.File
 	dir string
+	wb  writeback
 }
 
-func (d *fileDraft) Write(p []byte) (int, error)             { return d.f.Write(p) }
+func (d *fileDraft) Write(p []byte) (int, error) {
+	n, err := d.f.Write(p)
+	d.wb.wrote(n)
+	return n, err
+}
+
 func (d *fileDraft) ReadAt(p []byte, off int64) (int, error) { return d.f.ReadAt(p, off) }
 
 func (d *fileDraft) Commit(name string) (string, error) {
@@ -110,6 +116,7 @@ func (d *fileDraft) Commit(name string) (string, error) {
 		d.Discard()
 		return "", errors.New(`jsonmask: bad variable name "` + name + `": want 1 to 128 of a-z A-Z 0-9 _ - .`)
 	}
+	d.wb.stop()
 	if err := d.f.Sync(); err != nil {
 		d.Discard()
 		return "", err
@@ -127,6 +134,7 @@ func (d *fileDraft) Commit(name string) (string, error) {
 }
 
 func (d *fileDraft) Discard() error {
+	d.wb.stop()
 	d.f.Close()
 	return os.Remove(d.f.Name())
 }
