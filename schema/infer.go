@@ -413,13 +413,18 @@ func (in *Inferrer) members(p []byte, n int) {
 	}
 	for k := range n {
 		sp := &in.spans[k]
-		raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
-		long := len(raw) > maxKeyBytes
-		if long {
-			raw = cutEscape(raw[:maxKeyBytes])
-		}
 		tell := in.obs != nil && (sp.ValueEnd == 0 || sp.ValueEnd-sp.ValueStart >= quiet)
-		vn := in.member(f, raw, sp.Head, sp.Escaped, long, tell)
+		var vn *node
+		if pr := known(f, sp.Head); pr != nil && !tell {
+			vn = in.seen(f, pr) // the key is not looked at
+		} else {
+			raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
+			long := len(raw) > maxKeyBytes
+			if long {
+				raw = cutEscape(raw[:maxKeyBytes])
+			}
+			vn = in.member(f, raw, sp.Head, sp.Escaped, long, tell)
+		}
 		if sp.ValueEnd == 0 {
 			in.next = vn
 			return
@@ -494,6 +499,29 @@ func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tel
 	if head != 0 {
 		pr.head = head
 	}
+	return in.seen(f, pr)
+}
+
+// known returns the prop of the member whose head the tokenizer named head
+// (MemberSpan.Head) when it is the one guessed at the place of f, the
+// innermost object, as member would find it; else nil.
+func known(f *frame, head uint64) *prop {
+	if head == 0 || f.n == nil || f.n.cut != "" {
+		return nil
+	}
+	guess := f.n.lead
+	if f.prev != nil {
+		guess = f.prev.after
+	}
+	if guess == nil || guess.head != head {
+		return nil
+	}
+	return guess
+}
+
+// seen records that the object of f has the member of pr, and returns the
+// place of its value, or nil where nothing is described.
+func (in *Inferrer) seen(f *frame, pr *prop) *node {
 	f.prev = pr
 	if pr.last != f.obj {
 		pr.present++
