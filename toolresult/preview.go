@@ -23,7 +23,8 @@ type previewer struct {
 	tok  Tokenizer
 	root *snode
 	left int
-	max  int // the sampler's caps, where rounds stop
+	max  int            // the sampler's caps, where rounds stop
+	keys map[string]int // the tokens of `"key":`, by key as written: a key repeats in every item of a list
 }
 
 // count returns the tokens of s when they are at most limit, and otherwise
@@ -111,7 +112,15 @@ func (pv *previewer) round(items, chars int) bool {
 // times, and tries the same lengths each time.
 func (pv *previewer) cost(n *snode, chars, limit int) int {
 	if n.key != nil && n.keyCost < 0 {
-		n.keyCost = pv.count(`"`+string(n.key)+`":`, -1)
+		c, ok := pv.keys[string(n.key)]
+		if !ok {
+			c = pv.count(`"`+string(n.key)+`":`, -1)
+			if pv.keys == nil {
+				pv.keys = make(map[string]int)
+			}
+			pv.keys[string(n.key)] = c
+		}
+		n.keyCost = c
 	}
 	if n.kind == tokenizer.String {
 		for _, m := range n.costs {
