@@ -134,8 +134,10 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 //
 // Errors are encoding/json's where it would fail on what AppendValue
 // encodes (a NaN, an invalid json.Number, a method's error, a cycle; and a
-// channel, function or unsupported map wherever the mask reaches one), or a
-// value nested deeper than WithMaxDepth, which wraps ErrMaxDepth. Unlike
+// channel, function or unsupported map wherever the mask reaches one), a
+// MarshalJSON output that is not UTF-8 where the mask keeps it (encoding/json
+// passes it on, Append rejects it: a *json.MarshalerError), or a value nested
+// deeper than WithMaxDepth, which wraps ErrMaxDepth. Unlike
 // Append, AppendValue does not look at what the mask drops: members it
 // does not name, and scalars that WithDropMismatched drops, cannot fail.
 // On error the bytes appended to dst are not to be used; they never hold a

@@ -456,3 +456,55 @@ type (
 		Items []allocItemForRace `json:"items"`
 	}
 )
+
+// TestAppendValueInvalidUTF8: a MarshalJSON method (json.RawMessage's too)
+// may return bytes that are not UTF-8, which encoding/json passes on. Where
+// the mask keeps them, AppendValue fails, as Append fails on that encoding
+// (SPEC V1); where it drops them it need not look; a root that is not
+// masked passes as it is, as Append passes it (B3).
+func TestAppendValueInvalidUTF8(t *testing.T) {
+	bad := json.RawMessage("\"\x8b\"")
+	m := jsonmask.MustCompile(`{"r":true,"n":{"r":true}}`)
+	type kept struct {
+		R json.RawMessage `json:"r"`
+	}
+	type nested struct {
+		N kept `json:"n"`
+	}
+	type dropped struct {
+		X json.RawMessage `json:"x"`
+		R int             `json:"r"`
+	}
+	for _, tc := range []struct {
+		name    string
+		v       any
+		want    string
+		wantErr bool
+	}{
+		{"Kept", kept{bad}, "", true},
+		{"KeptNested", nested{kept{bad}}, "", true},
+		{"KeptInMap", map[string]any{"r": bad}, "", true},
+		{"KeptInArray", map[string]any{"r": []any{1, bad}}, "", true},
+		{"Dropped", dropped{X: bad, R: 1}, `{"r":1}`, false},
+		{"DroppedInMap", map[string]any{"x": bad}, `{}`, false},
+		{"RootScalar", bad, "\"\x8b\"", false},
+		{"RootArray", []json.RawMessage{bad}, "[\"\x8b\"]", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := m.AppendValue(nil, tc.v)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("AppendValue = %q, want an error", got)
+				}
+				enc, _ := json.Marshal(tc.v)
+				if _, aerr := m.Append(nil, enc); aerr == nil {
+					t.Fatalf("Append of %q does not fail", enc)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("AppendValue = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

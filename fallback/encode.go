@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -31,9 +32,10 @@ type encState struct {
 	enc      *ValueEncoder
 	prog     *compile.Program
 	opt      ValueOptions
-	depth    int // containers open around the value being written
-	maxDepth int // opt.MaxDepth, or no limit for a body passed through (SPEC B3)
-	ptrLevel int // pointers, maps and slices entered, as encoding/json counts them
+	depth    int  // containers open around the value being written
+	unmasked bool // the value being written is a root passed on as it is (SPEC B3)
+	maxDepth int  // opt.MaxDepth, or no limit for a body passed through (SPEC B3)
+	ptrLevel int  // pointers, maps and slices entered, as encoding/json counts them
 	ptrSeen  map[cycleKey]struct{}
 
 	entries    []mapEntry // members of maps being written, sorted in place
@@ -354,12 +356,23 @@ func (s *encState) appendMethod(v reflect.Value, m method, onAddr bool) error {
 		s.compact.Reset()
 		err = json.Compact(&s.compact, b)
 	}
+	if err == nil && !s.unmasked && !utf8.Valid(s.compact.Bytes()) {
+		err = errInvalidUTF8
+	}
 	if err != nil {
 		return &json.MarshalerError{Type: t, Err: err}
 	}
 	s.b = appendHTMLEscaped(s.b, s.compact.Bytes())
 	return nil
 }
+
+// errInvalidUTF8 is the error of a MarshalJSON method (json.RawMessage's
+// too) whose output holds bytes that are not UTF-8, where the mask keeps it
+// whole: encoding/json passes them on, but Append rejects that encoding
+// (SPEC V1), and what AppendValue masks, like what Append masks, is valid
+// JSON. A root that is not masked passes as it is, as Append passes it
+// (SPEC B3).
+var errInvalidUTF8 = errors.New("jsonmask: invalid UTF-8 in the JSON it returned")
 
 // failingText stands for a value whose MarshalText failed, so that
 // textError gets encoding/json's own error for it.

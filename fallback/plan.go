@@ -63,7 +63,7 @@ func (e *ValueEncoder) Append(dst []byte, v any, opt ValueOptions) ([]byte, erro
 	}
 	s := states.Get().(*encState)
 	s.b, s.enc, s.prog, s.opt = dst, e, e.prog, opt
-	s.depth, s.maxDepth, s.ptrLevel = 0, opt.MaxDepth, 0
+	s.depth, s.maxDepth, s.ptrLevel, s.unmasked = 0, opt.MaxDepth, 0, false
 	err := s.root(v)
 	dst = s.b
 	s.release(err)
@@ -134,8 +134,13 @@ func (s *encState) root(v any) error {
 		_, err := s.enc.plan(rv.Type(), 0)(s, rv, false)
 		return err
 	case c == byMethod:
+		// What it encodes to decides: masked (and checked) if an object,
+		// else passed on as it is.
 		mark := len(s.b)
-		if err := s.appendMethod(e, m, onAddr); err != nil {
+		s.unmasked = true
+		err := s.appendMethod(e, m, onAddr)
+		s.unmasked = false
+		if err != nil {
 			return err
 		}
 		if first := s.b[mark]; first == '{' || first == '[' && s.opt.Arrays {
@@ -146,9 +151,11 @@ func (s *encState) root(v any) error {
 		}
 		return s.passThrough(mark)
 	}
-	s.maxDepth = math.MaxInt
+	s.maxDepth, s.unmasked = math.MaxInt, true
 	mark := len(s.b)
-	if err := encoderOf(rv.Type())(s, rv, false); err != nil {
+	err := encoderOf(rv.Type())(s, rv, false)
+	s.unmasked = false
+	if err != nil {
 		return err
 	}
 	return s.passThrough(mark)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -295,6 +296,9 @@ func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
 	b, err := marshal(v)
 	if err == nil && depth+nesting(b) > w.opt.MaxDepth {
 		err = &DepthError{Limit: w.opt.MaxDepth}
+	}
+	if err == nil && !utf8.Valid(b) { // from a MarshalJSON method: see errInvalidUTF8
+		err = &json.MarshalerError{Type: v.Type(), Err: errInvalidUTF8}
 	}
 	return b, err
 }

@@ -38,7 +38,11 @@
 // so a mask cannot be used to keep them, and a tool cannot hide data in
 // them from the mask's point of view (they are returned separately, capped at
 // [MaxInstructions] bytes). Without a mask, a body that is not valid JSON is
-// returned whole as plaintext.
+// returned whole as plaintext. Taking a member out never makes a broken body
+// look valid: a member the body breaks in (`{"display_instructions_for_model"}`),
+// or the root's first member when the separator after it is wrong, stays in
+// the data and is not reported as instructions, so the mask rejects the body,
+// or the plaintext holds it as it came.
 //
 // Memory: the variable route holds at most the budget's caps (a sample of
 // about 16 bytes per budget token, and 128 bytes per budget token before the

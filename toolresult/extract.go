@@ -22,6 +22,12 @@ const (
 	// maxCandidate is the longest raw key that may still spell InstructionsKey
 	// (every character escaped as \uXXXX).
 	maxCandidate = 6 * len(InstructionsKey)
+	// maxHeldMember is the most held while instructions members are taken
+	// out: a member is passed on as it is if the body turns out not to be
+	// JSON before it is done (or, for the root's first members, before the
+	// separator after them is read), so it is held until then, with the
+	// whitespace around it.
+	maxHeldMember = MaxInstructions + 2*maxHeld + maxCandidate + 2
 )
 
 // Extractor states.
@@ -48,6 +54,15 @@ const (
 // With blank set it is overwritten with spaces instead, so that offsets in the
 // output are offsets in the body: for a mask, which drops whitespace anyway and
 // reports errors by offset.
+//
+// Taking a member out must never make a body that is not JSON look like JSON
+// to the next reader: `{"display_instructions_for_model"}` is not `{}`, and
+// `{"display_instructions_for_model":1 "a":2}` is not `{"a":2}`. So a member
+// is held, not passed on, until it is read whole and, when it is the root's
+// first, until the separator after it is read too; if the body breaks before
+// then, the member is passed on as it is and its instructions are not
+// reported. Past that point the rest of the body is in the same state for
+// the grammar with or without the member, so what follows cannot tell.
 type extractor struct {
 	w     io.Writer
 	blank bool
@@ -67,12 +82,13 @@ type extractor struct {
 	first   bool // the member being read is the root's first
 	dropSep bool // the member taken out was the first: drop the separator after it
 
-	instr   []string    // instructions taken out, in order
-	value   []byte      // the instructions value being read
-	open    []container // its open containers
-	pending bool        // its last token goes on in the next window
-	err     error
-	removed []removal // what was taken out, for offsets (not blank)
+	instr     []string    // instructions taken out, in order
+	heldInstr int         // of instr, the last ones whose members are still held
+	value     []byte      // the instructions value being read
+	open      []container // its open containers
+	pending   bool        // its last token goes on in the next window
+	err       error
+	removed   []removal // what was taken out, for offsets (not blank)
 }
 
 // removal is a stretch of the body taken out of the output.
@@ -128,8 +144,8 @@ func (e *extractor) Write(p []byte) (int, error) {
 			case t.More:
 			case e.isInstructions():
 				// The member goes, with the separator before it (or, for
-				// the root's first member, after it).
-				err = e.pass(e.base+int64(i), i)
+				// the root's first member, after it): held until its value
+				// is read.
 				e.state = exColon
 			default:
 				err = e.pass(e.sepEnd(e.keyAt), i)
@@ -153,8 +169,12 @@ func (e *extractor) Write(p []byte) (int, error) {
 		case exTake:
 			var done bool
 			if i, done, err = e.take(p, i); err == nil && done {
+				if e.first {
+					// Held until the separator after it is read.
+					e.state, e.dropSep, e.heldInstr = exBetween, true, e.heldInstr+1
+					break
+				}
 				err = e.pass(e.base+int64(i), i)
-				e.dropSep = e.first
 				e.afterValue(i)
 			}
 		default: // exPass
@@ -169,14 +189,17 @@ func (e *extractor) Write(p []byte) (int, error) {
 		e.state = exPass
 	}
 	switch e.state {
-	case exColon, exTake:
-		err = e.pass(e.base+int64(len(p)), len(p))
-	case exBetween, exKey:
+	case exBetween, exKey, exColon, exTake:
 		// Hold the rest of the window: it may belong to a member taken out.
 		if len(e.held) == 0 {
 			e.heldAt = e.base + int64(e.out)
 		}
-		if len(e.held)+len(p)-e.out > maxHeld+maxCandidate+2 {
+		if n := len(e.held) + len(p) - e.out; e.state == exColon || e.state == exTake || e.heldInstr > 0 {
+			if n > maxHeldMember {
+				err = &extractError{msg: InstructionsKey + " longer than " + strconv.Itoa(maxHeldMember) + " bytes as written, with the whitespace around it", at: e.base + int64(len(p))}
+				break
+			}
+		} else if n > maxHeld+maxCandidate+2 {
 			err = &extractError{msg: "more than " + strconv.Itoa(maxHeld) + " bytes of whitespace between two members", at: e.base + int64(len(p))}
 			break
 		}
@@ -202,9 +225,30 @@ func (e *extractor) sepEnd(end int64) int64 {
 	return -1
 }
 
+// Close ends the body. What is still held is passed on as it is: the body
+// ended inside the root object, so it is not JSON, and nothing is taken out
+// of the member it was in.
+func (e *extractor) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	e.state, e.p, e.out = exPass, nil, 0
+	if err := e.pass(-1, 0); err != nil {
+		e.err = err
+		return err
+	}
+	return nil
+}
+
 // pass passes on what was held and the window up to p[to], taking out the
-// bytes before the body offset drop (-1: none).
+// bytes before the body offset drop (-1: none). Instructions whose members
+// were held are reported if their bytes are taken out, and forgotten if they
+// are passed on.
 func (e *extractor) pass(drop int64, to int) error {
+	if drop < 0 {
+		e.instr = e.instr[:len(e.instr)-e.heldInstr]
+	}
+	e.heldInstr = 0
 	start := e.base + int64(e.out)
 	if len(e.held) > 0 {
 		start = e.heldAt

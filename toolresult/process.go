@@ -173,6 +173,11 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 				return rerr
 			}
 		}
+		if ex != nil {
+			if err := ex.Close(); err != nil {
+				return err
+			}
+		}
 		if mw != nil {
 			return mw.Close()
 		}
