@@ -40,7 +40,7 @@
 // [MaxInstructions] bytes). Without a mask, a body that is not valid JSON is
 // returned whole as plaintext. Taking a member out never makes a broken body
 // look valid: a member the body breaks in (`{"display_instructions_for_model"}`),
-// or the root's first member when the separator after it is wrong, stays in
+// or one whose separator after it is wrong, stays in
 // the data and is not reported as instructions, so the mask rejects the body,
 // or the plaintext holds it as it came.
 //

@@ -58,11 +58,12 @@ const (
 // Taking a member out must never make a body that is not JSON look like JSON
 // to the next reader: `{"display_instructions_for_model"}` is not `{}`, and
 // `{"display_instructions_for_model":1 "a":2}` is not `{"a":2}`. So a member
-// is held, not passed on, until it is read whole and, when it is the root's
-// first, until the separator after it is read too; if the body breaks before
-// then, the member is passed on as it is and its instructions are not
-// reported. Past that point the rest of the body is in the same state for
-// the grammar with or without the member, so what follows cannot tell.
+// is held, not passed on, until it is read whole and the separator after it
+// is read too; if the body breaks before then, the member is passed on as it
+// is and its instructions are not reported. Past that point the rest of the
+// body is in the same state for the grammar with or without the member, and
+// begins with a key or '}', so what follows cannot tell, nor run into the
+// value before the member.
 type extractor struct {
 	w     io.Writer
 	blank bool
@@ -79,8 +80,9 @@ type extractor struct {
 	keyAt   int64  // offset of the key being read
 	key     []byte // the raw key being read, up to maxCandidate bytes
 	keyLong bool
-	first   bool // the member being read is the root's first
-	dropSep bool // the member taken out was the first: drop the separator after it
+	first   bool  // the member being read is the root's first
+	dropSep bool  // the member taken out was the first: drop the separator after it
+	dropTo  int64 // else, where the members taken out and still held end (-1: none)
 
 	instr     []string    // instructions taken out, in order
 	heldInstr int         // of instr, the last ones whose members are still held
@@ -95,7 +97,7 @@ type extractor struct {
 type removal struct{ at, n int64 }
 
 func newExtractor(w io.Writer, blank bool) *extractor {
-	e := &extractor{w: w, blank: blank}
+	e := &extractor{w: w, blank: blank, dropTo: -1}
 	e.sc.Reset(0)
 	return e
 }
@@ -169,13 +171,15 @@ func (e *extractor) Write(p []byte) (int, error) {
 		case exTake:
 			var done bool
 			if i, done, err = e.take(p, i); err == nil && done {
+				// Held until the separator after it is read: without it,
+				// the value before the member and what follows it could
+				// read as one ({"a":1,"i":[]0} is not {"a":10}).
+				e.state, e.heldInstr = exBetween, e.heldInstr+1
 				if e.first {
-					// Held until the separator after it is read.
-					e.state, e.dropSep, e.heldInstr = exBetween, true, e.heldInstr+1
-					break
+					e.dropSep = true
+				} else {
+					e.dropTo = e.base + int64(i)
 				}
-				err = e.pass(e.base+int64(i), i)
-				e.afterValue(i)
 			}
 		default: // exPass
 			i = len(p)
@@ -216,13 +220,15 @@ func (e *extractor) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// sepEnd returns end when the separator before it is to be taken out (it
-// follows a first member taken out), and -1 otherwise.
+// sepEnd returns where what is held is to be taken out up to, now that a
+// separator was read and the next key or '}' starts at end: end when the
+// separator goes too (after the root's first members taken out), else the
+// end of the members taken out, or -1 for none.
 func (e *extractor) sepEnd(end int64) int64 {
 	if e.dropSep {
 		return end
 	}
-	return -1
+	return e.dropTo
 }
 
 // Close ends the body. What is still held is passed on as it is: the body
@@ -248,7 +254,7 @@ func (e *extractor) pass(drop int64, to int) error {
 	if drop < 0 {
 		e.instr = e.instr[:len(e.instr)-e.heldInstr]
 	}
-	e.heldInstr = 0
+	e.heldInstr, e.dropTo = 0, -1
 	start := e.base + int64(e.out)
 	if len(e.held) > 0 {
 		start = e.heldAt
