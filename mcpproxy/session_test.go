@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -586,5 +588,35 @@ func TestNotHeldUp(t *testing.T) {
 	h.s.wait()
 	if got := h.out.take(); !strings.Contains(got, `"id":1,"result":{"content":[{"type":"text","text":"The response (`) {
 		t.Fatalf("then %q", got)
+	}
+}
+
+// TestStoreFails: a masked tool's result over the budget, when the store
+// cannot take the variable, becomes an error result that says why; nothing
+// of the result, dropped values least of all, reaches the client.
+func TestStoreFails(t *testing.T) {
+	cfg, err := ParseConfig([]byte(harnessConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Store = filepath.Join(t.TempDir(), "store")
+	p, err := New(cfg, WithLog(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The store's directory becomes a file: every draft fails.
+	if err := os.RemoveAll(cfg.Store); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg.Store, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := &lockedBuffer{}
+	h := &harness{t: t, p: p, s: newSession(p, out, io.Discard), out: out, log: &lockedBuffer{}}
+	h.call("1", "v")
+	doc := `{"keep":"` + strings.Repeat("kept words ", 200) + `","drop":"` + canary + `"}`
+	got := h.server(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`))
+	if !strings.Contains(got, `"isError":true`) || strings.Contains(got, "kept words") {
+		t.Fatalf("the client got %s", got)
 	}
 }
