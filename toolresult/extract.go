@@ -81,8 +81,7 @@ type extractor struct {
 	key     []byte // the raw key being read, up to maxCandidate bytes
 	keyLong bool
 	first   bool  // the member being read is the root's first
-	dropSep bool  // the member taken out was the first: drop the separator after it
-	dropTo  int64 // else, where the members taken out and still held end (-1: none)
+	dropTo  int64 // where the members taken out and still held end (-1: none), unless first
 
 	instr     []string    // instructions taken out, in order
 	heldInstr int         // of instr, the last ones whose members are still held
@@ -121,7 +120,6 @@ func (e *extractor) Write(p []byte) (int, error) {
 			case err != nil || k == tokenizer.None:
 			case k == tokenizer.ObjectEnd:
 				err = e.pass(e.sepEnd(e.base+int64(i)), i)
-				e.dropSep = false
 				if err == nil {
 					_, i, err = e.sc.Next(p, i)
 					e.state = exPass
@@ -151,7 +149,7 @@ func (e *extractor) Write(p []byte) (int, error) {
 				e.state = exColon
 			default:
 				err = e.pass(e.sepEnd(e.keyAt), i)
-				e.state, e.first, e.dropSep = exDataColon, false, false
+				e.state, e.first = exDataColon, false
 			}
 		case exColon:
 			_, i, err = e.sc.Peek(p, i)
@@ -175,9 +173,7 @@ func (e *extractor) Write(p []byte) (int, error) {
 				// the value before the member and what follows it could
 				// read as one ({"a":1,"i":[]0} is not {"a":10}).
 				e.state, e.heldInstr = exBetween, e.heldInstr+1
-				if e.first {
-					e.dropSep = true
-				} else {
+				if !e.first {
 					e.dropTo = e.base + int64(i)
 				}
 			}
@@ -222,10 +218,10 @@ func (e *extractor) Write(p []byte) (int, error) {
 
 // sepEnd returns where what is held is to be taken out up to, now that a
 // separator was read and the next key or '}' starts at end: end when the
-// separator goes too (after the root's first members taken out), else the
-// end of the members taken out, or -1 for none.
+// root's first members were taken out (the separator after them goes too),
+// else the end of the members taken out, or -1 for none.
 func (e *extractor) sepEnd(end int64) int64 {
-	if e.dropSep {
+	if e.first && e.heldInstr > 0 {
 		return end
 	}
 	return e.dropTo
