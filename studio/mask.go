@@ -2,11 +2,11 @@ package studio
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
@@ -42,48 +42,162 @@ func compileMask(src []byte) (*jsonmask.Mask, *maskNode, error) {
 	return m, n, nil
 }
 
-// parseMask reads a mask as MarshalJSON prints it (an object whose members
-// are true or objects) into a tree.
+// parseMask reads a mask as MarshalJSON prints it: an object whose
+// members are true or objects, with no whitespace. Keys are unescaped as
+// the library unescapes them (SPEC M5: an escaped lone surrogate becomes
+// the three bytes of its code point), which encoding/json does not do.
 func parseMask(src []byte) (*maskNode, error) {
-	dec := json.NewDecoder(bytes.NewReader(src))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, errors.New("a mask is an object")
+	bad := func(i int) error { return fmt.Errorf("studio: unexpected mask text at offset %d", i) }
+	if len(src) < 2 || src[0] != '{' {
+		return nil, bad(0)
 	}
 	root := &maskNode{}
 	stack := []*maskNode{root}
+	i := 1
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		if tok == json.Delim('}') {
+		if i < len(src) && src[i] == '}' {
 			stack = stack[:len(stack)-1]
+			i++
 			continue
 		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, fmt.Errorf("unexpected %v in a mask", tok)
+		if len(top.keys) > 0 {
+			if i >= len(src) || src[i] != ',' {
+				return nil, bad(i)
+			}
+			i++
 		}
-		if tok, err = dec.Token(); err != nil {
-			return nil, err
+		key, n, err := unquote(src[i:])
+		if err != nil {
+			return nil, bad(i)
 		}
-		switch tok {
-		case true:
+		i += n
+		if i >= len(src) || src[i] != ':' {
+			return nil, bad(i)
+		}
+		i++
+		switch {
+		case bytes.HasPrefix(src[i:], []byte("true")):
 			top.keys, top.subs = append(top.keys, key), append(top.subs, nil)
-		case json.Delim('{'):
+			i += 4
+		case i < len(src) && src[i] == '{':
 			sub := &maskNode{}
 			top.keys, top.subs = append(top.keys, key), append(top.subs, sub)
 			stack = append(stack, sub)
+			i++
 		default:
-			return nil, fmt.Errorf("unexpected %v in a mask", tok)
+			return nil, bad(i)
 		}
 	}
+	if i != len(src) {
+		return nil, bad(i)
+	}
 	return root, nil
+}
+
+// unquote reads the JSON string at the start of b and returns its
+// unescaped bytes and its length; a lone surrogate escape becomes the three
+// bytes of its code point (WTF-8), as in the library.
+func unquote(b []byte) (string, int, error) {
+	errString := errors.New("not a JSON string")
+	if len(b) == 0 || b[0] != '"' {
+		return "", 0, errString
+	}
+	var out []byte
+	for i := 1; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			return string(out), i + 1, nil
+		case c < 0x20:
+			return "", 0, errString
+		case c != '\\':
+			out = append(out, c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return "", 0, errString
+		}
+		switch e := b[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b[i+2:])
+			if !ok {
+				return "", 0, errString
+			}
+			i += 6
+			if utf16.IsSurrogate(r) && r < 0xDC00 && len(b) > i+1 && b[i] == '\\' && b[i+1] == 'u' {
+				if r2, ok := hex4(b[i+2:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+					out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
+					i += 6
+					continue
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				out = append(out, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
+			continue
+		default:
+			return "", 0, errString
+		}
+		i += 2
+	}
+	return "", 0, errString
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	return rune(v), err == nil
+}
+
+// appendKey appends key as a JSON string that the library unescapes to it
+// again: quotes, backslashes and control bytes escaped, and the WTF-8 bytes
+// of a lone surrogate written as its escape, as MarshalJSON writes them.
+func appendKey(dst []byte, key string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(key); {
+		c := key[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, `\n`...)
+		case c == '\r':
+			dst = append(dst, `\r`...)
+		case c == '\t':
+			dst = append(dst, `\t`...)
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		case c == 0xED && i+2 < len(key) && key[i+1]&0xE0 == 0xA0 && key[i+2]&0xC0 == 0x80:
+			r := rune(c&0x0F)<<12 | rune(key[i+1]&0x3F)<<6 | rune(key[i+2]&0x3F)
+			dst = append(dst, `\u`...)
+			dst = strconv.AppendUint(dst, uint64(r), 16)
+			i += 3
+			continue
+		default:
+			dst = append(dst, c)
+		}
+		i++
+	}
+	return append(dst, '"')
 }
 
 // index is the place of key among n's members, or -1.
@@ -118,8 +232,7 @@ func (n *maskNode) appendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		q, _ := json.Marshal(k) // a string always marshals
-		dst = append(dst, q...)
+		dst = appendKey(dst, k)
 		dst = append(dst, ':')
 		if n.subs[i] == nil {
 			dst = append(dst, "true"...)
