@@ -33,6 +33,7 @@ const pct = (f) => f == null ? "…" : (100 * f).toFixed(1) + "%";
 async function ask(body) {
   const seq = ++state.seq;
   state.busy++;
+  document.body.dataset.busy = String(state.busy);
   $("status").textContent = "working…";
   try {
     const r = await fetch("api/view", {
@@ -49,6 +50,7 @@ async function ask(body) {
     return null;
   } finally {
     if (--state.busy === 0) $("status").textContent = "";
+    document.body.dataset.busy = String(state.busy);
   }
 }
 
@@ -130,10 +132,12 @@ function renderRows(rows) {
 }
 
 // act asks the server to edit the mask at a row's path; recursing into a
-// path opens it, so that its children can be chosen.
+// path opens it, and its array elements, so that its children can be
+// chosen.
 function act(r, action) {
   if (action === "mask" && r.has_children) {
     state.open.add(r.path);
+    state.open.add(r.path + "/*");
     for (let p = r.parent; p; p = p.slice(0, p.lastIndexOf("/"))) state.open.add(p);
   }
   refresh({ edit: { path: r.path, action } });
