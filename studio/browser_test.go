@@ -166,7 +166,7 @@ func TestBrowserDecisionFields(t *testing.T) {
 	ts := newTestServer(t, Config{Samples: []Sample{{"conversation_items.json", doc}}})
 	p := &page{t: t, ctx: ctx, dir: shots(t)}
 
-	p.run("load", chromedp.Navigate(ts.URL+"/"), p.settled(""))
+	p.run("load", chromedp.EmulateViewport(1400, 1000), chromedp.Navigate(ts.URL+"/"), p.settled(""))
 	if got := p.text(`#paths tr[data-path="/data"] td.path .name`); got != "data" {
 		t.Fatalf("the first row is %q, want data (the heaviest)", got)
 	}

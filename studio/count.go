@@ -56,7 +56,10 @@ func (s *Studio) countTokens(v *view, mask string, outs [][]byte) error {
 		t := s.tokens[r.Path]
 		r.Tokens = &t
 		if total > 0 {
-			share := float64(t) / float64(total)
+			// Values counted one by one may hold more tokens than the
+			// text they are part of (BPE merges across their edges): a
+			// share is at most the whole.
+			share := min(1, float64(t)/float64(total))
 			r.TokenShare = &share
 		}
 	}
