@@ -32,6 +32,7 @@ func edit(root *maskNode, keys []string, action string, kids func(keys []string)
 	}
 	node := root
 	for i, k := range keys[:len(keys)-1] {
+		node.unwild(k, kids(keys[:i]))
 		j := node.index(k)
 		switch {
 		case j < 0 && action == actDrop:
@@ -48,6 +49,7 @@ func edit(root *maskNode, keys []string, action string, kids func(keys []string)
 		}
 	}
 	last := keys[len(keys)-1]
+	node.unwild(last, kids(keys[:len(keys)-1]))
 	switch action {
 	case actKeep:
 		node.set(last, nil)
@@ -72,4 +74,34 @@ func keepAll(keys []string) *maskNode {
 		n.set(k, nil)
 	}
 	return n
+}
+
+// unwild makes n's wildcard (SPEC T2) explicit when it is what applies to
+// key: each of keys without an entry of its own gets a copy of the
+// wildcard's, and the wildcard goes, so that key can be edited alone. A
+// mask has no way to drop one key that a wildcard keeps.
+func (n *maskNode) unwild(key string, keys []string) {
+	w := n.index("*")
+	if w < 0 || key == "*" || n.index(key) >= 0 {
+		return
+	}
+	sub := n.subs[w]
+	n.remove("*")
+	for _, k := range keys {
+		if n.index(k) < 0 {
+			n.set(k, sub.clone())
+		}
+	}
+}
+
+// clone is a deep copy of n; nil (kept whole) stays nil.
+func (n *maskNode) clone() *maskNode {
+	if n == nil {
+		return nil
+	}
+	c := &maskNode{keys: append([]string(nil), n.keys...)}
+	for _, s := range n.subs {
+		c.subs = append(c.subs, s.clone())
+	}
+	return c
 }

@@ -162,6 +162,20 @@ func TestOpenKeptWhole(t *testing.T) {
 	}
 }
 
+// TestEditWildcard: a path that a wildcard keeps is edited alone once the
+// wildcard is made explicit.
+func TestEditWildcard(t *testing.T) {
+	ts := smallServer(t)
+	v := askView(t, ts, `{"mask":{"*":true},"edit":{"path":"/data","action":"drop"}}`)
+	if want := `{"object":true,"has_more":true}`; v.Mask != want {
+		t.Errorf("drop under a wildcard: mask %s, want %s", v.Mask, want)
+	}
+	v = askView(t, ts, `{"mask":{"data":{"*":true},"object":true},"edit":{"path":"/data/*/meta/x","action":"drop"}}`)
+	if want := `{"data":{"content":true,"meta":{"y":true},"type":true,"id":true},"object":true}`; v.Mask != want {
+		t.Errorf("drop below a wildcard: mask %s, want %s", v.Mask, want)
+	}
+}
+
 func TestWarnings(t *testing.T) {
 	ts := smallServer(t)
 	v := askView(t, ts, `{"mask":{"data":{"meta":{}, "nope":true, "id":{"x":true}}},"open":["/data","/data/*"]}`)

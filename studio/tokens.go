@@ -22,6 +22,10 @@ import (
 // path through one is not counted.
 func pathTokens(doc []byte, root string, skipRoot bool, targets map[string]bool, prefixes map[string]bool,
 	tk toolresult.Tokenizer, counts map[string]int64) error {
+	doc = bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF")) // a byte-order mark, which the library skips (SPEC B1)
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil // an empty body: no value, no path
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	type frame struct {
