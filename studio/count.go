@@ -1,24 +1,66 @@
 package studio
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // countTokens puts the tokens in and out in v, and those of every row
 // shown, counting what was not counted before: a path's tokens depend on
-// the samples only, the output's on the mask, kept for the last masks.
+// the samples only, the output's on the mask, kept for the last masks. A
+// row's share is of the tokens in. The three counts run at once: the
+// tokenizer (about 6 MB/s on one core) is where the time goes.
 func (s *Studio) countTokens(v *view, mask string, outs [][]byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var wg sync.WaitGroup
 	if s.tokensIn < 0 {
-		s.tokensIn = 0
-		for _, sm := range s.samples {
-			s.tokensIn += int64(s.tk.Count(sm.data, -1))
+		wg.Go(func() {
+			var in int64
+			for _, sm := range s.samples {
+				in += int64(s.tk.Count(sm.data, -1))
+			}
+			s.tokensIn = in
+		})
+	}
+	out, counted := s.outTokens[mask]
+	if !counted {
+		wg.Go(func() {
+			for _, o := range outs {
+				out += int64(s.tk.Count(o, -1))
+			}
+		})
+	}
+	targets := map[string]bool{}
+	for _, r := range v.Rows {
+		if _, ok := s.tokens[r.Path]; !ok {
+			targets[r.Path] = true
 		}
 	}
-	out, ok := s.outTokens[mask]
-	if !ok {
-		for _, o := range outs {
-			out += int64(s.tk.Count(o, -1))
+	var err error
+	if len(targets) > 0 {
+		counts := map[string]int64{}
+		prefixes := prefixesOf(targets)
+		for _, sm := range s.samples {
+			err = sm.docs(func(doc []byte) error {
+				return pathTokens(doc, "", false, targets, prefixes, s.tk, counts)
+			})
+			if err != nil {
+				err = fmt.Errorf("studio: %s: %w", sm.name, err)
+				break
+			}
 		}
+		if err == nil {
+			for p := range targets {
+				s.tokens[p] = counts[p]
+			}
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	if !counted {
 		if len(s.outTokens) >= 16 {
 			clear(s.outTokens)
 		}
@@ -30,46 +72,16 @@ func (s *Studio) countTokens(v *view, mask string, outs [][]byte) error {
 		saved := 1 - float64(out)/float64(in)
 		v.Saved = &saved
 	}
-	targets := map[string]bool{}
-	for _, p := range append([]string{""}, pathsOf(v.Rows)...) {
-		if _, ok := s.tokens[p]; !ok {
-			targets[p] = true
-		}
-	}
-	if len(targets) > 0 {
-		counts := map[string]int64{}
-		prefixes := prefixesOf(targets)
-		for _, sm := range s.samples {
-			err := sm.docs(func(doc []byte) error {
-				return pathTokens(doc, "", false, targets, prefixes, s.tk, counts)
-			})
-			if err != nil {
-				return fmt.Errorf("studio: %s: %w", sm.name, err)
-			}
-		}
-		for p := range targets {
-			s.tokens[p] = counts[p]
-		}
-	}
-	total := s.tokens[""]
 	for _, r := range v.Rows {
 		t := s.tokens[r.Path]
 		r.Tokens = &t
-		if total > 0 {
+		if in > 0 {
 			// Values counted one by one may hold more tokens than the
 			// text they are part of (BPE merges across their edges): a
 			// share is at most the whole.
-			share := min(1, float64(t)/float64(total))
+			share := min(1, float64(t)/float64(in))
 			r.TokenShare = &share
 		}
 	}
 	return nil
-}
-
-func pathsOf(rows []*row) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = r.Path
-	}
-	return out
 }

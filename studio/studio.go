@@ -153,8 +153,8 @@ type row struct {
 	Bytes       int64    `json:"bytes"`
 	Share       float64  `json:"share"`
 	Tokens      *int64   `json:"tokens,omitempty"`
-	TokenShare  *float64 `json:"token_share,omitempty"`
-	Mask        string   `json:"mask"` // kept, masked, dropped
+	TokenShare  *float64 `json:"token_share,omitempty"` // of the tokens in
+	Mask        string   `json:"mask"`                  // kept, masked, dropped
 	KeptBytes   int64    `json:"kept_bytes"`
 	HasChildren bool     `json:"has_children"`
 	Open        bool     `json:"open"`
