@@ -133,7 +133,7 @@ func button(path, action string) string {
 func (p *page) shot(name string) {
 	p.t.Helper()
 	p.step++
-	png := get(p, "screenshot", chromedp.FullScreenshot(100))
+	png := get(p, "screenshot", chromedp.CaptureScreenshot()) // the viewport: FullScreenshot crops a scrollbar's width off the right
 	file := filepath.Join(p.dir, fmt.Sprintf("%02d-%s.png", p.step, name))
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		p.t.Fatal(err)
@@ -166,7 +166,7 @@ func TestBrowserDecisionFields(t *testing.T) {
 	ts := newTestServer(t, Config{Samples: []Sample{{"conversation_items.json", doc}}})
 	p := &page{t: t, ctx: ctx, dir: shots(t)}
 
-	p.run("load", chromedp.EmulateViewport(1400, 1000), chromedp.Navigate(ts.URL+"/"), p.settled(""))
+	p.run("load", chromedp.EmulateViewport(1400, 1150), chromedp.Navigate(ts.URL+"/"), p.settled(""))
 	if got := p.text(`#paths tr[data-path="/data"] td.path .name`); got != "data" {
 		t.Fatalf("the first row is %q, want data (the heaviest)", got)
 	}
