@@ -239,3 +239,35 @@ func TestBrowserDecisionFields(t *testing.T) {
 	}
 	p.shot("treemap-click")
 }
+
+// TestBrowserLoadedMask: a mask given to the studio is loaded for editing,
+// with the paths it recurses into open; a mask typed in the text syntax
+// replaces it.
+func TestBrowserLoadedMask(t *testing.T) {
+	ctx := browser(t)
+	doc := corpus.File(t, "conversation_items.json")
+	ts := newTestServer(t, Config{Samples: []Sample{{"conversation_items.json", doc}},
+		Mask: []byte(`{"data":{"id":true,"content":{"type":true}}}`)})
+	p := &page{t: t, ctx: ctx, dir: shots(t)}
+	p.run("load", chromedp.EmulateViewport(1400, 1150), chromedp.Navigate(ts.URL+"/"), p.settled(""))
+	if got := p.text(button("/data/*/content/*/type", "keep") + ".on"); got != "keep" {
+		t.Errorf("the loaded mask's /data/*/content/*/type is not shown kept (%q)", got)
+	}
+	if got := get(p, "fields", chromedp.Value(chromedp.CSS("#fields"))); got != "data(id,content/type)" {
+		t.Errorf("fields %q", got)
+	}
+	p.shot("loaded")
+
+	before := get(p, "ready", chromedp.Evaluate[string](`document.body.dataset.ready`))
+	p.run("type fields",
+		chromedp.SetValue(chromedp.CSS("#fields"), "data(id, role)"),
+		chromedp.Click(chromedp.CSS("#apply-fields")),
+		p.settled(before))
+	if got, want := get(p, "mask", chromedp.Value(chromedp.CSS("#mask-json"))), `{"data":{"id":true,"role":true}}`; got != want {
+		t.Errorf("after the text mask: %s, want %s", got, want)
+	}
+	if got := p.text(`#paths tr[data-path="/data/*/content"] button.on`); got != "drop" {
+		t.Errorf("/data/*/content is %q after the text mask dropped it", got)
+	}
+	p.shot("typed")
+}

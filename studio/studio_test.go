@@ -283,3 +283,21 @@ func TestOutputCap(t *testing.T) {
 		t.Errorf("output of %d bytes, %d more", len(v.Output), v.OutputMore)
 	}
 }
+
+// TestLoadedMaskOpens: a mask given to the studio opens the paths it
+// recurses into, so that its choices show at the first view.
+func TestLoadedMaskOpens(t *testing.T) {
+	ts := newTestServer(t, Config{Samples: []Sample{{"small.json", readFile(t, "testdata/small.json")}},
+		Mask: []byte(`{"data":{"meta":{"x":true}}}`)})
+	v := askView(t, ts, `{}`)
+	if got, want := strings.Join(v.Open, " "), "/data /data/* /data/*/meta"; got != want {
+		t.Errorf("open %q, want %q", got, want)
+	}
+	if r := rowOf(v, "/data/*/meta/x"); r == nil || r.Mask != "kept" {
+		t.Errorf("/data/*/meta/x: %+v, want it shown, kept", r)
+	}
+	v = askView(t, ts, `{"open":[]}`)
+	if len(v.Rows) != 3 {
+		t.Errorf("%d rows with nothing open, want the root's 3 children", len(v.Rows))
+	}
+}

@@ -20,7 +20,7 @@ type viewRequest struct {
 		Path   string `json:"path"`   // a path of the samples, "*" for array elements
 		Action string `json:"action"` // keep, mask or drop
 	} `json:"edit"`
-	Open   []string `json:"open"`
+	Open   []string `json:"open"` // absent or null: the paths the mask recurses into
 	Tokens bool     `json:"tokens"`
 }
 
@@ -41,6 +41,7 @@ type view struct {
 	Output     string `json:"output"`      // the masked samples, each ended by a newline, cut at outputCap
 	OutputMore int64  `json:"output_more"` // bytes of output not in Output
 
+	Open     []string  `json:"open"`     // the open paths: those asked for, or those the mask recurses into
 	Rows     []*row    `json:"rows"`     // the paths shown: the root's children and those of the open paths, in tree order
 	Tiles    []tile    `json:"tiles"`    // the treemap of the rows shown, by tokens when counted, else by bytes
 	MapBy    string    `json:"map_by"`   // "tokens" or "bytes"
@@ -99,7 +100,16 @@ func (s *Studio) view(req *viewRequest) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.Rows = visible(rows, req.Open)
+	v.Open = req.Open
+	if v.Open == nil { // a mask loaded for editing shows what it chose
+		v.Open = []string{}
+		for _, r := range rows {
+			if r.Mask == "masked" && r.Path != "" {
+				v.Open = append(v.Open, r.Path)
+			}
+		}
+	}
+	v.Rows = visible(rows, v.Open)
 	attachWarnings(v)
 	v.MapBy = "bytes"
 	if req.Tokens {

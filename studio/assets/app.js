@@ -6,7 +6,8 @@
 
 // mask is the mask's JSON text, as the server printed it: kept as text, so
 // that its keys keep their order (JSON.parse puts keys like "0" first).
-const state = { mask: null, open: new Set(), seq: 0, busy: 0 };
+// open is null until the first view says which paths are open.
+const state = { mask: null, open: null, seq: 0, busy: 0 };
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -69,10 +70,11 @@ function requestText(body) {
 
 // refresh shows the view quickly (without tokens), then with them.
 async function refresh(extra) {
-  const body = Object.assign({ mask: state.mask, open: [...state.open] }, extra || {});
+  const body = Object.assign({ mask: state.mask, open: state.open && [...state.open] }, extra || {});
   const fast = await ask(Object.assign({}, body, { tokens: false }));
   if (!fast) return;
   state.mask = fast.mask;
+  state.open = new Set(fast.open);
   render(fast);
   const full = await ask({ mask: state.mask, open: [...state.open], tokens: true });
   if (full) render(full);
@@ -199,8 +201,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const text = $("mask-json").value;
     try { JSON.parse(text); } catch (e) { showError("the mask: " + e.message); return; }
     state.mask = text;
-    refresh();
+    refresh({ open: null });
   });
-  $("apply-fields").addEventListener("click", () => refresh({ fields: $("fields").value }));
+  $("apply-fields").addEventListener("click", () => refresh({ fields: $("fields").value, open: null }));
   refresh();
 });
