@@ -271,3 +271,25 @@ func TestBrowserLoadedMask(t *testing.T) {
 	}
 	p.shot("typed")
 }
+
+// TestBrowserHostileKeys: keys and values that are markup stay text: the
+// page builds its elements with DOM calls, and its policy forbids inline
+// scripts.
+func TestBrowserHostileKeys(t *testing.T) {
+	ctx := browser(t)
+	doc := `{"<img src=x onerror=window.pwned=1>":{"<script>window.pwned=2</script>":"<b>x</b>"},` +
+		`"\"><svg onload=window.pwned=3>":[1]}`
+	ts := newTestServer(t, Config{Samples: []Sample{{"hostile.json", []byte(doc)}}, Mask: []byte(`{"*":true}`)})
+	p := &page{t: t, ctx: ctx, dir: shots(t)}
+	p.run("load", chromedp.EmulateViewport(1400, 800), chromedp.Navigate(ts.URL+"/"), p.settled(""))
+	p.click(`#paths tr[data-path="/<img src=x onerror=window.pwned=1>"] button[data-action="mask"]`)
+	got := get(p, "hostile", chromedp.Evaluate[string](
+		`[String(window.pwned), ...["img", "script:not([src])", "main b", "#paths svg"].map((s) => document.querySelectorAll(s).length)].join(" ")`))
+	if got != "undefined 0 0 0 0" {
+		t.Errorf("pwned, markup elements: %s; want undefined 0 0 0 0", got)
+	}
+	if !strings.Contains(p.text("#output"), "<b>x</b>") {
+		t.Errorf("the output %q does not show the value as text", p.text("#output"))
+	}
+	p.shot("hostile")
+}

@@ -301,3 +301,20 @@ func TestLoadedMaskOpens(t *testing.T) {
 		t.Errorf("%d rows with nothing open, want the root's 3 children", len(v.Rows))
 	}
 }
+
+// TestEscapedKeys: keys that JSON Pointer escapes ("/", "~"), that the text
+// syntax escapes, and that are not ASCII, are edited by their paths.
+func TestEscapedKeys(t *testing.T) {
+	ts := newTestServer(t, Config{Samples: []Sample{{"k.json", []byte(`{"a/b":{"c~d":1,"e,f":2},"\u00e9\"q":[{"x(y)":3}]}`)}}})
+	v := askView(t, ts, `{"mask":{},"edit":{"path":"/a~1b/c~0d","action":"keep"}}`)
+	v = askView(t, ts, `{"mask":`+v.Mask+`,"edit":{"path":"/é\"q/*/x(y)","action":"keep"}}`)
+	if want := `{"a/b":{"c~d":true},"é\"q":{"x(y)":true}}`; v.Mask != want {
+		t.Errorf("mask %s, want %s", v.Mask, want)
+	}
+	if want := `a\/b/c~d,é"q/x\(y\)`; v.Fields != want {
+		t.Errorf("fields %s, want %s", v.Fields, want)
+	}
+	if want := `{"a/b":{"c~d":1},"\u00e9\"q":[{"x(y)":3}]}` + "\n"; v.Output != want { // keys as written
+		t.Errorf("output %s, want %s", v.Output, want)
+	}
+}
