@@ -318,3 +318,38 @@ func TestEscapedKeys(t *testing.T) {
 		t.Errorf("output %s, want %s", v.Output, want)
 	}
 }
+
+// TestConcurrentViews: views asked at once share the counts (run it with
+// -race).
+func TestConcurrentViews(t *testing.T) {
+	ts := smallServer(t)
+	want := askView(t, ts, `{"mask":{"data":{"id":true}},"open":["/data","/data/*"],"tokens":true}`)
+	errs := make(chan string, 8)
+	for i := range 8 {
+		go func() {
+			req := `{"mask":{"data":{"id":true}},"open":["/data","/data/*"],"tokens":true,"edit":{"path":"/object","action":"` +
+				[]string{"keep", "drop"}[i%2] + `"}}`
+			resp, err := ts.Client().Post(ts.URL+"/api/view", "application/json", strings.NewReader(req))
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var v view
+			switch {
+			case err != nil || resp.StatusCode != 200 || json.Unmarshal(body, &v) != nil:
+				errs <- string(body)
+			case *v.TokensIn != *want.TokensIn || len(v.Rows) != len(want.Rows):
+				errs <- "a concurrent view differs"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
