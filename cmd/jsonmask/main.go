@@ -7,7 +7,8 @@
 //	jsonmask demo
 //	jsonmask context [flags] [FILE]
 //	jsonmask explain [mask flags] [-json] [FILE]
-//	jsonmask paths [mask flags] [-json] [FILE]
+//	jsonmask paths [mask flags] [-json | -html] [FILE]
+//	jsonmask studio [-mask JSON | -fields TEXT] [-listen ADDR] FILE...
 //
 // Each FILE (standard input when there is none, or "-") is masked and written
 // to standard output, each document ended by one newline (SPEC section 7).
@@ -48,15 +49,17 @@ var commands = map[string]command{
 	"paths":   runPaths,
 	"serve":   runServe,
 	"mcp":     runMCP,
+	"studio":  runStudio,
 }
 
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
        jsonmask context [flags] [FILE]
        jsonmask explain [mask flags] [-json] [FILE]
-       jsonmask paths [mask flags] [-json] [FILE]
+       jsonmask paths [mask flags] [-json | -html] [FILE]
        jsonmask serve -config FILE
        jsonmask mcp [-config FILE] -- COMMAND [ARG ...]
+       jsonmask studio [-mask JSON | -fields TEXT] [-listen ADDR] FILE...
 
 Masks each FILE (standard input when none, or "-") with the mask and writes
 the result to standard output, each document ended by one newline. Flags may

@@ -2,22 +2,26 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/studio"
 )
 
-const pathsUsage = `usage: jsonmask paths [mask flags] [-json] [FILE]
+const pathsUsage = `usage: jsonmask paths [mask flags] [-json | -html] [FILE]
 
 Lists every path of FILE (standard input when none, or "-"), array elements
 as "*" (SPEC D2): how often it occurs, the types seen, the bytes of its values
 as compact JSON and their share of the document, the heaviest first. With a
 mask, it also says what the mask does at each path (kept, masked, dropped)
 and how many of its bytes are kept: where a mask's author finds the tokens.
-The input is read whole into memory.
+With -html it writes one static HTML file instead, a treemap of the bytes
+(kept and dropped apart with a mask) and the table (SPEC W6). The input is
+read whole into memory.
 
 exit status: 0 listed, 1 the input rejected, unreadable or not JSON, 2 usage.
 `
@@ -28,9 +32,13 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var mf maskFlags
 	mf.register(fs, true)
 	asJSON := fs.Bool("json", false, "print the table as JSON, one array of rows")
+	asHTML := fs.Bool("html", false, "write a static HTML page: the treemap of the bytes and the table")
 	d := diagnosticArgs(fs, &mf, args, "jsonmask paths", pathsUsage, stdout, stderr, true)
 	if d.done {
 		return d.status
+	}
+	if *asJSON && *asHTML {
+		return usageError(stderr, "jsonmask paths", errors.New("give one of -json and -html"))
 	}
 	doc, err := readInput(d.name, stdin, &mf)
 	var rows []jsonmask.PathStats
@@ -40,8 +48,11 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputFailed(stderr, d.name, err)
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		return written(stderr, printPathsJSON(stdout, rows, d.given))
+	case *asHTML:
+		return written(stderr, studio.WriteHTML(stdout, displayName(d.name), rows, d.given))
 	}
 	return written(stderr, printPaths(stdout, rows, d.given))
 }
