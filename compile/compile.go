@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -36,9 +37,6 @@ type member struct {
 	pos    int32 // build: its place among its object's members, in mask order
 }
 
-// bom is the UTF-8 byte-order mark, which may begin a mask (SPEC M8).
-const bom = "\xEF\xBB\xBF"
-
 // Compile reads mask, a JSON object (SPEC M1) after an optional UTF-8
 // byte-order mark (M8), and builds its Program. Offsets in errors count the
 // byte-order mark.
@@ -46,8 +44,8 @@ func Compile(mask []byte, o Options) (*Program, error) {
 	var sc tokenizer.Scanner
 	sc.Reset(o.MaxDepth)
 	start := 0
-	if strings.HasPrefix(string(mask), bom) {
-		start = len(bom)
+	if strings.HasPrefix(string(mask), jsonwire.BOM) {
+		start = len(jsonwire.BOM) // SPEC M8
 	}
 	tok, i, err := sc.Next(mask, start)
 	switch {
@@ -88,7 +86,7 @@ func Compile(mask []byte, o Options) (*Program, error) {
 			key = string(scratch)
 		}
 		m := member{key: key, node: Keep, offset: int64(tok.Start), wild: o.Wildcards && key == "*"}
-		ptr := paths[cur] + "/" + EscapePointer(key)
+		ptr := paths[cur] + "/" + jsonwire.EscapePointerToken(key)
 		val, j, err := sc.Next(mask, i)
 		if err != nil {
 			return nil, syntaxError(err)
@@ -142,12 +140,9 @@ func describe(k tokenizer.Kind) string {
 }
 
 // EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
-func EscapePointer(key string) string {
-	if !strings.ContainsAny(key, "~/") {
-		return key
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
-}
+// It is internal/jsonwire's EscapePointerToken, for package stream's errors;
+// the house calls jsonwire itself.
+func EscapePointer(key string) string { return jsonwire.EscapePointerToken(key) }
 
 // maxQuotedPointer is the longest pointer that an error message prints
 // whole (SPEC V3).
@@ -273,7 +268,7 @@ func build(members [][]member, paths []string) (*Program, error) {
 // dupError is the error for a member that a mask object holds twice (SPEC
 // M4), in the object whose pointer is parent.
 func dupError(parent string, dup member) error {
-	ptr := parent + "/" + EscapePointer(dup.key)
+	ptr := parent + "/" + jsonwire.EscapePointerToken(dup.key)
 	return &Error{Offset: dup.offset, Pointer: ptr,
 		Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
 }

@@ -3,8 +3,8 @@ package compile
 import (
 	"errors"
 	"iter"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Nodes returns the number of nodes of p: node 0 is the mask's root object,
@@ -60,7 +60,7 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		e := p.entries[p.order[top.next]]
 		top.next++
-		dst = append(appendKey(dst, e.Key), ':')
+		dst = append(jsonwire.AppendQuote(dst, e.Key), ':')
 		if e.Node == Keep {
 			dst = append(dst, "true"...)
 			continue
@@ -69,49 +69,4 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		stack = append(stack, open{e.Node, p.orders[e.Node]})
 	}
 	return dst, nil
-}
-
-// appendKey appends key, unescaped as a Program holds it, as a JSON string
-// that unescapes to it again (SPEC M5): quotes, backslashes and control bytes
-// escaped, and the three bytes of an escaped lone surrogate (WTF-8) written
-// back as the escape they came from.
-func appendKey(dst []byte, key string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(key); {
-		c := key[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c < 0x20:
-			switch c {
-			case '\n':
-				dst = append(dst, `\n`...)
-			case '\r':
-				dst = append(dst, `\r`...)
-			case '\t':
-				dst = append(dst, `\t`...)
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			}
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-		default:
-			r, size := utf8.DecodeRuneInString(key[i:])
-			if r == utf8.RuneError && size == 1 && c == 0xED && i+2 < len(key) &&
-				key[i+1]&0xE0 == 0xA0 && key[i+2]&0xC0 == 0x80 {
-				// A surrogate, U+D800 to U+DFFF, in the three bytes of its code point.
-				cp := rune(c&0x0F)<<12 | rune(key[i+1]&0x3F)<<6 | rune(key[i+2]&0x3F)
-				dst = append(dst, `\u`...)
-				dst = strconv.AppendUint(dst, uint64(cp), 16)
-				i += 3
-				continue
-			}
-			dst = append(dst, key[i:i+size]...)
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(dst, '"')
 }

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // This file encodes the values a mask keeps whole, as encoding/json's Marshal
@@ -343,7 +344,7 @@ func (s *encState) appendMethod(v reflect.Value, m method, onAddr bool) error {
 		if err != nil {
 			return textError(t, err)
 		}
-		s.b = appendString(s.b, unsafe.String(unsafe.SliceData(b), len(b))) // read, not kept
+		s.b = jsonwire.AppendMarshalString(s.b, unsafe.String(unsafe.SliceData(b), len(b))) // read, not kept
 		return nil
 	}
 	jm, ok := reflect.TypeAssert[json.Marshaler](v)
@@ -401,11 +402,11 @@ func appendHTMLEscaped(dst, src []byte) []byte {
 		switch c := src[i]; {
 		case c == '<' || c == '>' || c == '&':
 			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			dst = jsonwire.AppendEscape(dst, rune(c))
 			start = i + 1
 		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
 			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
+			dst = jsonwire.AppendEscape(dst, 0x2020+rune(src[i+2]&0xF)) // U+2028 or U+2029
 			i += 2
 			start = i + 1
 		}
@@ -455,10 +456,10 @@ func (s *encState) appendFloat(f float64, bits int, quoted bool, v reflect.Value
 
 func encodeString(s *encState, v reflect.Value, quoted bool) error {
 	if quoted {
-		s.b = appendString(s.b, string(appendString(nil, v.String()))) // the string's JSON, as a string
+		s.b = jsonwire.AppendMarshalString(s.b, string(jsonwire.AppendMarshalString(nil, v.String()))) // the string's JSON, as a string
 		return nil
 	}
-	s.b = appendString(s.b, v.String())
+	s.b = jsonwire.AppendMarshalString(s.b, v.String())
 	return nil
 }
 
@@ -498,7 +499,7 @@ func (s *encState) appendAny(x any) error {
 	case nil:
 		s.b = append(s.b, "null"...)
 	case string:
-		s.b = appendString(s.b, x)
+		s.b = jsonwire.AppendMarshalString(s.b, x)
 	case float64:
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return &json.UnsupportedValueError{Value: reflect.ValueOf(x), Str: strconv.FormatFloat(x, 'g', -1, 64)}
@@ -546,7 +547,7 @@ func (s *encState) appendMapAny(m map[string]any) error {
 		if i > base {
 			s.b = append(s.b, ',')
 		}
-		s.b = append(appendString(s.b, k), ':')
+		s.b = append(jsonwire.AppendMarshalString(s.b, k), ':')
 		if err := s.appendAny(m[k]); err != nil {
 			return under(err, k)
 		}
@@ -584,7 +585,7 @@ func (s *encState) appendMapString(m map[string]string, nk *nodeKeys) error {
 		if i > 0 {
 			s.b = append(s.b, ',')
 		}
-		s.b = appendString(append(appendString(s.b, k), ':'), m[k])
+		s.b = jsonwire.AppendMarshalString(append(jsonwire.AppendMarshalString(s.b, k), ':'), m[k])
 	}
 	clear(s.keys[base:end])
 	s.keys = s.keys[:base]
@@ -826,7 +827,7 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 			if i > base {
 				s.b = append(s.b, ',')
 			}
-			s.b = append(appendString(s.b, e.name), ':')
+			s.b = append(jsonwire.AppendMarshalString(s.b, e.name), ':')
 			if err := elem(s, e.v, false); err != nil {
 				return under(err, e.name)
 			}

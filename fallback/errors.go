@@ -3,9 +3,9 @@ package fallback
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -83,18 +83,14 @@ func underIndex(err error, i int) error {
 	return err
 }
 
-// pointerEscaper escapes a reference token of a JSON Pointer (RFC 6901).
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
 // finish sets a *DepthError's Pointer from the tokens gathered on its way up.
 func finish(err error) error {
 	if de, ok := err.(*DepthError); ok && len(de.segs) > 0 {
-		var b strings.Builder
+		var b []byte
 		for _, s := range slices.Backward(de.segs) {
-			b.WriteByte('/')
-			b.WriteString(pointerEscaper.Replace(s))
+			b = jsonwire.AppendPointerToken(append(b, '/'), s)
 		}
-		de.Pointer, de.segs = b.String(), nil
+		de.Pointer, de.segs = string(b), nil
 	}
 	return err
 }

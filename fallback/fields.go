@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // structField is a field of a struct type as encoding/json encodes it: the
@@ -98,7 +100,7 @@ func newTypeFields(t reflect.Type) []structField {
 				if f.name == "" {
 					f.name = sf.Name
 				}
-				f.key = string(appendString(nil, f.name)) + ":"
+				f.key = string(jsonwire.AppendMarshalString(nil, f.name)) + ":"
 				for o := range strings.SplitSeq(opts, ",") {
 					switch o {
 					case "omitempty":

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -437,7 +438,7 @@ func (e *ValueEncoder) keysOf(node int32) *nodeKeys {
 		}
 		if utf8.ValidString(k.Key) { // encoding/json writes no other: "\ud800" in a mask matches no Go key
 			nk.keys, nk.subs = append(nk.keys, k.Key), append(nk.subs, k.Node)
-			nk.written = append(nk.written, string(appendString(nil, k.Key))+":")
+			nk.written = append(nk.written, string(jsonwire.AppendMarshalString(nil, k.Key))+":")
 		}
 	}
 	nk.direct = !nk.fffd && e.prog.Lookup(node, []byte{0xFF}) == compile.NoEntry // 0xFF is in no JSON key
@@ -509,7 +510,7 @@ func (s *encState) anyMember(name, written string, x any, sub int32, wrote bool)
 	if written != "" {
 		s.b = append(s.b, written...)
 	} else {
-		s.b = append(appendString(s.b, name), ':')
+		s.b = append(jsonwire.AppendMarshalString(s.b, name), ':')
 	}
 	if sub == compile.Keep {
 		return true, under(s.appendAny(x), name)
@@ -603,7 +604,7 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 			if wrote {
 				s.b = append(s.b, ',')
 			}
-			s.b = append(appendString(s.b, me.name), ':')
+			s.b = append(jsonwire.AppendMarshalString(s.b, me.name), ':')
 			if me.node == compile.Keep {
 				if err := keep(s, me.v, false); err != nil {
 					return false, under(err, me.name)
