@@ -12,6 +12,7 @@ import (
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // Go types for FuzzAppendValue: what json.Unmarshal can fill from the
@@ -136,7 +137,7 @@ func FuzzAppendValue(f *testing.F) {
 		}
 		got, err := appendValue(t, m.AppendValue, v)
 		ref, rerr := appendValue(t, func(dst []byte, v any) ([]byte, error) {
-			return fallback.ReferenceValue(dst, prog, v, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop})
+			return reference.ReferenceValue(dst, prog, v, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop})
 		}, v)
 		switch {
 		case errors.Is(werr, jsonmask.ErrMaxDepth):

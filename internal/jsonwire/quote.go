@@ -8,8 +8,8 @@ import "unicode/utf8"
 // that fallback encodes as json.Marshal would.
 
 // AppendQuote appends s as a JSON string that unescapes to s again: '"',
-// '\\' and the control bytes escaped (\n, \r, \t short, the others as
-// \u00XX), the rest as it is. s may be WTF-8, as the tokenizer unescapes a
+// '\\' and the control bytes escaped (\b, \f, \n, \r, \t short, the others
+// as \u00XX), the rest as it is. s may be WTF-8, as the tokenizer unescapes a
 // lone surrogate escape (\ud800): such a surrogate is written back as the
 // escape it came from. Any other byte that is not part of valid UTF-8 is
 // written as \ufffd, so that the output is always valid JSON.
@@ -30,16 +30,8 @@ func AppendQuote(dst []byte, s string) []byte {
 		}
 		dst = append(dst, s[start:i]...)
 		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c < ' ':
-			dst = AppendEscape(dst, rune(c))
+		case c < utf8.RuneSelf:
+			dst = appendEscapedASCII(dst, c)
 		case c == 0xED && i+3 <= len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80:
 			// A surrogate, U+D800 to U+DFFF, in the three bytes of its code point.
 			dst = AppendEscape(dst, rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))
@@ -114,20 +106,8 @@ func AppendMarshalString(dst []byte, s string) []byte {
 		c := s[i]
 		dst = append(dst, s[start:i]...)
 		switch n := seqLen(s, i); {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\b':
-			dst = append(dst, '\\', 'b')
-		case c == '\f':
-			dst = append(dst, '\\', 'f')
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
 		case c < utf8.RuneSelf:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			dst = appendEscapedASCII(dst, c)
 		case n == 0: // not UTF-8: one byte goes
 			dst = append(dst, `\ufffd`...)
 		case n == 3 && c == 0xE2 && s[i+1] == 0x80 && s[i+2]&^1 == 0xA8: // U+2028, U+2029
@@ -143,6 +123,26 @@ func AppendMarshalString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// appendEscapedASCII appends the escape of c, an ASCII byte that a string
+// does not hold as it is: \" \\ \b \f \n \r \t, or \u00XX.
+func appendEscapedASCII(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }
 
 // seqLen returns the length of the valid UTF-8 sequence that starts at

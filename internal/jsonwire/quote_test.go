@@ -58,7 +58,7 @@ func TestAppendQuote(t *testing.T) {
 		{"Plain", "name", `"name"`},
 		{"QuoteBackslash", `a"b\c`, `"a\"b\\c"`},
 		{"ShortEscapes", "\n\r\t", `"\n\r\t"`},
-		{"OtherControls", "\x00\x08\x0c\x1f", `"\u0000\u0008\u000c\u001f"`},
+		{"OtherControls", "\x00\x08\x0c\x1f", `"\u0000\b\f\u001f"`},
 		{"DEL", "\x7f", "\"\x7f\""},
 		{"HTMLAsIs", "<&>", `"<&>"`},
 		{"UTF8AsIs", "é日😀\u2028", "\"é日😀\u2028\""},

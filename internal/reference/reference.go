@@ -1,9 +1,10 @@
-package fallback
+package reference
 
 import (
 	"bytes"
 	"errors"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -47,8 +48,7 @@ func Reference(mask, doc []byte, opt Options) ([]byte, error) {
 
 // referenceDoc masks one document.
 func referenceDoc(rm *refMask, doc []byte, opt Options) ([]byte, error) {
-	body := bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF"))
-	body = bytes.TrimLeft(body, " \t\r\n")
+	body := jsonwire.TrimLead(doc)
 	if len(body) == 0 || body[0] != '{' && !(body[0] == '[' && opt.Arrays) {
 		return append([]byte{}, doc...), nil // SPEC B3: as it is
 	}
@@ -145,8 +145,4 @@ func apply(rm *refMask, n *node, opt Options) (*node, bool) {
 		return out, true
 	}
 	return n, !opt.DropMismatched // A4, A6
-}
-
-func unescape(rawKey []byte) string {
-	return string(tokenizer.AppendUnescaped(nil, rawKey[1:len(rawKey)-1]))
 }
