@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,8 +119,13 @@ func Compile(mask []byte, o Options) (*Program, error) {
 	return build(members, paths)
 }
 
+// syntaxError is the Error for the tokenizer's err, a mask that is not
+// valid JSON; it wraps err.
 func syntaxError(err error) error {
-	te := err.(*tokenizer.Error)
+	var te *tokenizer.Error
+	if !errors.As(err, &te) {
+		return &Error{Msg: "invalid mask: " + err.Error(), Err: err}
+	}
 	return &Error{Offset: te.Offset, Msg: "invalid mask: " + te.Error(), Err: err}
 }
 

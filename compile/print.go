@@ -27,10 +27,12 @@ func (p *Program) Members(node int32) iter.Seq[int32] {
 	}
 }
 
-// ErrWildcardAndStar is returned by AppendJSON for a program that holds both
-// a wildcard and a key named "*": in a JSON mask, "*" is one or the other,
-// for the whole mask (SPEC T2).
-var ErrWildcardAndStar = errors.New(`a mask with both a wildcard and a key named "*" has no JSON form`)
+// errWildcardAndStar is AppendJSON's error for a program that holds both a
+// wildcard and a key named "*": in a JSON mask, "*" is one or the other, for
+// the whole mask (SPEC T2). It is not exported: the front door turns any
+// AppendJSON error into a *jsonmask.MaskError, and no caller needs to tell
+// it from another.
+var errWildcardAndStar = errors.New(`a mask with both a wildcard and a key named "*" has no JSON form`)
 
 // AppendJSON appends to dst the JSON mask (SPEC M1) that compiles to p, with
 // keys in the order first written and the wildcard as the key "*": compiled
@@ -43,7 +45,7 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		star = star || !e.Wildcard && e.Key == "*"
 	}
 	if wild && star {
-		return dst, ErrWildcardAndStar
+		return dst, errWildcardAndStar
 	}
 	type open struct{ node, next int32 } // a node being written, and its next member's place in order
 	stack := []open{{0, p.orders[0]}}

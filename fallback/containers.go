@@ -128,7 +128,7 @@ func (s *encState) members(v reflect.Value, keyName keyFunc, values reflect.Type
 		key.SetIterKey(&it)
 		name, err := keyName(key)
 		if err != nil {
-			return keyError(t, err)
+			return &keyError{t, err}
 		}
 		node := int32(0)
 		if pick != nil {
@@ -187,10 +187,19 @@ func addressed(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
-// keyError is encoding/json's error for a key whose MarshalText fails.
-func keyError(t reflect.Type, err error) error {
-	return fmt.Errorf("json: encoding error for type %q: %q", t.String(), err.Error())
+// keyError is the error for a map key of type t whose MarshalText fails:
+// encoding/json's message, and, unlike encoding/json's, the method's error
+// wrapped, for errors.Is and errors.As.
+type keyError struct {
+	t   reflect.Type
+	err error
 }
+
+func (e *keyError) Error() string {
+	return fmt.Sprintf("json: encoding error for type %q: %q", e.t.String(), e.err.Error())
+}
+
+func (e *keyError) Unwrap() error { return e.err }
 
 func newMapEncoder(t reflect.Type) encoderFunc {
 	keyName, ok := mapKeyFunc(t.Key())
