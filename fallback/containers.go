@@ -65,7 +65,7 @@ func newStructEncoder(t reflect.Type) encoderFunc {
 			first = false
 			s.b = append(s.b, f.key...)
 			if err := f.enc(s, fv, f.quoted); err != nil {
-				return under(err, f.name)
+				return atMember(err, f.name)
 			}
 		}
 		s.close('}')
@@ -240,7 +240,7 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 			}
 			s.b = append(jsonwire.AppendMarshalString(s.b, e.name), ':')
 			if err := elem(s, e.v, false); err != nil {
-				return under(err, e.name)
+				return atMember(err, e.name)
 			}
 		}
 		clear(s.entries[base:end])
@@ -302,7 +302,7 @@ func newArrayEncoder(t reflect.Type) encoderFunc {
 				s.b = append(s.b, ',')
 			}
 			if err := elem(s, v.Index(i), q); err != nil {
-				return underIndex(err, i)
+				return atIndex(err, i)
 			}
 		}
 		s.close(']')

@@ -240,7 +240,7 @@ func (s *encState) appendMapAny(m map[string]any) error {
 		}
 		s.b = append(jsonwire.AppendMarshalString(s.b, k), ':')
 		if err := s.appendAny(m[k]); err != nil {
-			return under(err, k)
+			return atMember(err, k)
 		}
 	}
 	clear(s.keys[base:end])
@@ -298,7 +298,7 @@ func (s *encState) appendSliceAny(a []any) error {
 			s.b = append(s.b, ',')
 		}
 		if err := s.appendAny(e); err != nil {
-			return underIndex(err, i)
+			return atIndex(err, i)
 		}
 	}
 	s.end(self, ']')

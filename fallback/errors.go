@@ -66,25 +66,25 @@ func (e *NotObjectError) Error() string {
 	return "value does not encode to " + what + ": first byte " + strconv.QuoteRuneToASCII(rune(e.First))
 }
 
-// under records, on a *DepthError passing up out of a container, the
+// atMember records, on a *DepthError passing up out of a container, the
 // member or element it came from; other errors pass unchanged.
-func under(err error, seg string) error {
+func atMember(err error, seg string) error {
 	if de, ok := err.(*DepthError); ok {
 		de.segs = append(de.segs, seg)
 	}
 	return err
 }
 
-// underIndex is under for an array's element i.
-func underIndex(err error, i int) error {
+// atIndex is atMember for an array's element i.
+func atIndex(err error, i int) error {
 	if de, ok := err.(*DepthError); ok {
 		de.segs = append(de.segs, strconv.Itoa(i))
 	}
 	return err
 }
 
-// finish sets a *DepthError's Pointer from the tokens gathered on its way up.
-func finish(err error) error {
+// withPointer sets a *DepthError's Pointer from the tokens gathered on its way up.
+func withPointer(err error) error {
 	if de, ok := err.(*DepthError); ok && len(de.segs) > 0 {
 		var b []byte
 		for _, s := range slices.Backward(de.segs) {

@@ -63,7 +63,7 @@ func (e *ValueEncoder) Append(dst []byte, v any, opt ValueOptions) ([]byte, erro
 	err := s.root(v)
 	dst = s.b
 	s.release(err)
-	return dst, finish(err)
+	return dst, withPointer(err)
 }
 
 // class is what a root value encodes to, as far as SPEC B1 to B4 care.

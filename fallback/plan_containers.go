@@ -56,10 +56,10 @@ func (e *ValueEncoder) newStructPlan(t reflect.Type, node int32) planFunc {
 			s.b = append(s.b, f.key...)
 			if f.enc != nil {
 				if err := f.enc(s, fv, f.quoted); err != nil {
-					return false, under(err, f.name)
+					return false, atMember(err, f.name)
 				}
 			} else if kept, err := f.plan(s, fv, f.quoted); err != nil {
-				return false, under(err, f.name)
+				return false, atMember(err, f.name)
 			} else if !kept {
 				s.b = s.b[:mark] // SPEC A6: the member goes, key and all
 				continue
@@ -85,10 +85,10 @@ func (s *encState) lookup(nk *nodeKeys, node int32, key string) int32 {
 
 // nodeKeys is what the plans of maps need to know of a mask node's keys.
 type nodeKeys struct {
-	node    int32
-	keys    []string // the keys that a Go string can be written as, in order
-	written []string // each as a member's start: `"key":`, escaped
-	subs    []int32  // their entries' nodes
+	node     int32
+	keys     []string // the keys that a Go string can be written as, in order
+	prefixes []string // each as a member's start: `"key":`, escaped
+	subs     []int32  // their entries' nodes
 	// direct: a key of the map that is not one of keys has no entry (no key
 	// holds U+FFFD, and the node matches nothing else, as a wildcard would),
 	// so the node's keys can be looked up in the map instead.
@@ -111,7 +111,7 @@ func (e *ValueEncoder) keysOf(node int32) *nodeKeys {
 		}
 		if utf8.ValidString(k.Key) { // encoding/json writes no other: "\ud800" in a mask matches no Go key
 			nk.keys, nk.subs = append(nk.keys, k.Key), append(nk.subs, k.Node)
-			nk.written = append(nk.written, string(jsonwire.AppendMarshalString(nil, k.Key))+":")
+			nk.prefixes = append(nk.prefixes, string(jsonwire.AppendMarshalString(nil, k.Key))+":")
 		}
 	}
 	nk.direct = !nk.fffd && e.prog.Lookup(node, []byte{0xFF}) == compile.NoEntry // 0xFF is in no JSON key
@@ -142,7 +142,7 @@ func (s *encState) maskMapAny(m map[string]any, node int32) (bool, error) {
 		for i, k := range nk.keys {
 			if x, ok := m[k]; ok {
 				var err error
-				if wrote, err = s.anyMember(k, nk.written[i], x, nk.subs[i], wrote); err != nil {
+				if wrote, err = s.anyMember(k, nk.prefixes[i], x, nk.subs[i], wrote); err != nil {
 					return false, err
 				}
 			}
@@ -172,25 +172,25 @@ func (s *encState) maskMapAny(m map[string]any, node int32) (bool, error) {
 	return true, nil
 }
 
-// anyMember writes member name of a map[string]any (written: its start,
+// anyMember writes member name of a map[string]any (prefix: its start,
 // `"name":`, if known), its value x under node sub, after a comma if a
 // member was written before; it reports whether one has been written now.
-func (s *encState) anyMember(name, written string, x any, sub int32, wrote bool) (bool, error) {
+func (s *encState) anyMember(name, prefix string, x any, sub int32, wrote bool) (bool, error) {
 	mark := len(s.b)
 	if wrote {
 		s.b = append(s.b, ',')
 	}
-	if written != "" {
-		s.b = append(s.b, written...)
+	if prefix != "" {
+		s.b = append(s.b, prefix...)
 	} else {
 		s.b = append(jsonwire.AppendMarshalString(s.b, name), ':')
 	}
 	if sub == compile.Keep {
-		return true, under(s.appendAny(x), name)
+		return true, atMember(s.appendAny(x), name)
 	}
 	kept, err := s.maskAny(x, sub)
 	if err != nil {
-		return false, under(err, name)
+		return false, atMember(err, name)
 	}
 	if !kept {
 		s.b = s.b[:mark] // SPEC A6: the member goes, key and all
@@ -214,7 +214,7 @@ func (s *encState) maskSliceAny(a []any, node int32) (bool, error) {
 			s.b = append(s.b, ',')
 		}
 		if kept, err := s.maskAny(x, node); err != nil {
-			return false, underIndex(err, i)
+			return false, atIndex(err, i)
 		} else if !kept {
 			s.b = s.b[:mark]
 			continue
@@ -280,10 +280,10 @@ func (e *ValueEncoder) newMapPlan(t reflect.Type, node int32) planFunc {
 			s.b = append(jsonwire.AppendMarshalString(s.b, me.name), ':')
 			if me.node == compile.Keep {
 				if err := keep(s, me.v, false); err != nil {
-					return false, under(err, me.name)
+					return false, atMember(err, me.name)
 				}
 			} else if kept, err := e.plan(t.Elem(), me.node)(s, me.v, false); err != nil {
-				return false, under(err, me.name)
+				return false, atMember(err, me.name)
 			} else if !kept {
 				s.b = s.b[:mark]
 				continue
@@ -330,7 +330,7 @@ func (e *ValueEncoder) newArrayPlan(t reflect.Type, node int32) planFunc {
 				s.b = append(s.b, ',')
 			}
 			if kept, err := elem(s, v.Index(i), q); err != nil {
-				return false, underIndex(err, i)
+				return false, atIndex(err, i)
 			} else if !kept {
 				s.b = s.b[:mark]
 				continue
