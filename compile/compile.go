@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -109,7 +108,7 @@ func Compile(mask []byte, o Options) (*Program, error) {
 				got = string(mask[val.Start:val.End])
 			}
 			return nil, &Error{Offset: int64(val.Start), Pointer: ptr,
-				Msg: "mask member " + QuotePointer(ptr) + " must be true or an object, got " + got}
+				Msg: "mask member " + jsonwire.QuotePointer(ptr) + " must be true or an object, got " + got}
 		}
 		members[cur] = append(members[cur], m)
 	}
@@ -150,28 +149,9 @@ func describe(k tokenizer.Kind) string {
 // the house calls jsonwire itself.
 func EscapePointer(key string) string { return jsonwire.EscapePointerToken(key) }
 
-// maxQuotedPointer is the longest pointer that an error message prints
-// whole (SPEC V3).
-const maxQuotedPointer = 200
-
-// QuotePointer returns ptr as error messages print it (SPEC V3), quoted as
-// Go's %q quotes a string: control bytes, U+2028, U+2029 and invalid UTF-8
-// escaped, so that no key can break a log line or send a terminal escape.
-// A pointer longer than 200 bytes is shortened to its head, "…" and its
-// tail, cut where characters start; the error's Pointer field keeps it whole.
-func QuotePointer(ptr string) string {
-	if len(ptr) > maxQuotedPointer {
-		head, tail := maxQuotedPointer/2, len(ptr)-(maxQuotedPointer/2-len("…"))
-		for head > 0 && !utf8.RuneStart(ptr[head]) {
-			head--
-		}
-		for tail < len(ptr) && !utf8.RuneStart(ptr[tail]) {
-			tail++
-		}
-		ptr = ptr[:head] + "…" + ptr[tail:]
-	}
-	return strconv.Quote(ptr)
-}
+// QuotePointer returns ptr as error messages print it (SPEC V3): it is
+// internal/jsonwire's QuotePointer, for package stream's errors.
+func QuotePointer(ptr string) string { return jsonwire.QuotePointer(ptr) }
 
 // programs counts the Programs built: each one's ID.
 var programs atomic.Uint64
@@ -276,7 +256,7 @@ func build(members [][]member, paths []string) (*Program, error) {
 func dupError(parent string, dup member) error {
 	ptr := parent + "/" + jsonwire.EscapePointerToken(dup.key)
 	return &Error{Offset: dup.offset, Pointer: ptr,
-		Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
+		Msg: "mask member " + jsonwire.QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
 }
 
 func (p *Program) newState() int32 {

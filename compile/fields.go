@@ -292,7 +292,7 @@ func withPointer(e *Error, frames []textFrame) *Error {
 		b.WriteString(jsonwire.EscapePointerToken(f.key))
 	}
 	if e.Pointer = b.String(); e.Pointer != "" {
-		q := QuotePointer(e.Pointer) // one line, safe to log, shortened (SPEC V3)
+		q := jsonwire.QuotePointer(e.Pointer) // one line, safe to log, shortened (SPEC V3)
 		e.Msg += " (" + q[1:len(q)-1] + ")"
 	}
 	return e

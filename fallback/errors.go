@@ -3,7 +3,6 @@ package fallback
 import (
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -30,19 +29,8 @@ func (e *DepthError) Error() string {
 	if e.Pointer == "" {
 		return msg
 	}
-	p := strconv.Quote(e.Pointer)
-	p = p[1 : len(p)-1]
-	if len(p) > 200 {
-		head, tail := p[:100], p[len(p)-100:]
-		for !utf8.ValidString(head) { // a rune cut at the end
-			head = head[:len(head)-1]
-		}
-		for !utf8.ValidString(tail) {
-			tail = tail[1:]
-		}
-		p = head + "…" + tail
-	}
-	return msg + " (" + p + ")"
+	p := jsonwire.QuotePointer(e.Pointer)
+	return msg + " (" + p[1:len(p)-1] + ")"
 }
 
 // Unwrap returns tokenizer.ErrMaxDepth, the limit's sentinel.

@@ -1,6 +1,10 @@
 package jsonwire
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // AppendPointerToken appends tok escaped as a JSON Pointer reference token
 // (RFC 6901, section 3): "~" as "~0", "/" as "~1".
@@ -46,4 +50,27 @@ func UnescapePointerToken(tok string) (_ string, ok bool) {
 		tok = tok[i+2:]
 	}
 	return string(append(b, tok...)), true
+}
+
+// maxQuotedPointer is the longest pointer that an error message prints
+// whole (SPEC V3).
+const maxQuotedPointer = 200
+
+// QuotePointer returns ptr as error messages print it (SPEC V3), quoted as
+// Go's %q quotes a string: control bytes, U+2028, U+2029 and invalid UTF-8
+// escaped, so that no key can break a log line or send a terminal escape.
+// A pointer longer than 200 bytes is shortened to its head, "…" and its
+// tail, cut where characters start; the error's Pointer field keeps it whole.
+func QuotePointer(ptr string) string {
+	if len(ptr) > maxQuotedPointer {
+		head, tail := maxQuotedPointer/2, len(ptr)-(maxQuotedPointer/2-len("…"))
+		for head > 0 && !utf8.RuneStart(ptr[head]) {
+			head--
+		}
+		for tail < len(ptr) && !utf8.RuneStart(ptr[tail]) {
+			tail++
+		}
+		ptr = ptr[:head] + "…" + ptr[tail:]
+	}
+	return strconv.Quote(ptr)
 }

@@ -65,3 +65,20 @@ func FuzzPointerToken(f *testing.F) {
 		}
 	})
 }
+
+func TestQuotePointer(t *testing.T) {
+	long := "/" + strings.Repeat("é", 150) // 301 bytes
+	for _, c := range []struct{ name, in, want string }{
+		{"Plain", "/a/0", `"/a/0"`},
+		{"Controls", "/a\nb\x1b[31m", `"/a\nb\x1b[31m"`},
+		{"LineSeparators", "/\u2028\u2029", `"/\u2028\u2029"`},
+		{"InvalidUTF8", "/\xff", `"/\xff"`},
+		{"Long", long, `"/` + strings.Repeat("é", 49) + "…" + strings.Repeat("é", 48) + `"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := QuotePointer(c.in); got != c.want {
+				t.Errorf("QuotePointer(%q) = %s, want %s", c.in, got, c.want)
+			}
+		})
+	}
+}
