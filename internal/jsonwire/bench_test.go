@@ -13,29 +13,22 @@ var benchStrings = []struct{ name, s string }{
 	{"escapes", strings.Repeat("line \"one\"\n<b>two</b> & \\three\t", 8)},
 }
 
-func BenchmarkAppendMarshalString(b *testing.B) {
-	for _, c := range benchStrings {
-		b.Run("shape="+c.name, func(b *testing.B) {
-			dst := make([]byte, 0, 4*len(c.s))
-			b.SetBytes(int64(len(c.s)))
-			b.ReportAllocs()
-			for b.Loop() {
-				dst = AppendMarshalString(dst[:0], c.s)
-			}
-		})
-	}
-}
-
-func BenchmarkAppendQuote(b *testing.B) {
-	for _, c := range benchStrings {
-		b.Run("shape="+c.name, func(b *testing.B) {
-			dst := make([]byte, 0, 4*len(c.s))
-			b.SetBytes(int64(len(c.s)))
-			b.ReportAllocs()
-			for b.Loop() {
-				dst = AppendQuote(dst[:0], c.s)
-			}
-		})
+// BenchmarkQuote: both dialects over each shape.
+func BenchmarkQuote(b *testing.B) {
+	for _, impl := range []struct {
+		name  string
+		quote func([]byte, string) []byte
+	}{{"marshal", AppendMarshalString}, {"house", AppendQuote}} {
+		for _, c := range benchStrings {
+			b.Run("impl="+impl.name+"/shape="+c.name, func(b *testing.B) {
+				dst := make([]byte, 0, 4*len(c.s))
+				b.SetBytes(int64(len(c.s)))
+				b.ReportAllocs()
+				for b.Loop() {
+					dst = impl.quote(dst[:0], c.s)
+				}
+			})
+		}
 	}
 }
 

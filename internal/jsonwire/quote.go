@@ -16,10 +16,16 @@ import "unicode/utf8"
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
+	try := 0 // where a word of plain ASCII is looked for again, after a failed look
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' {
-			i++
+			if i++; i >= try {
+				for i+8 <= len(s) && quoteStops(load8(s[i:])) == 0 { // plain ASCII, 8 bytes at a time
+					i += 8
+				}
+				try = i + 8 // the bytes of the word that failed go one at a time
+			}
 			continue
 		}
 		if c >= utf8.RuneSelf {
@@ -75,12 +81,7 @@ func AppendMarshalString(dst []byte, s string) []byte {
 					break
 				}
 				i++
-				for i+8 <= len(s) {
-					w := s[i : i+8]
-					if stops(uint64(w[0])|uint64(w[1])<<8|uint64(w[2])<<16|uint64(w[3])<<24|
-						uint64(w[4])<<32|uint64(w[5])<<40|uint64(w[6])<<48|uint64(w[7])<<56) != 0 {
-						break
-					}
+				for i+8 <= len(s) && stops(load8(s[i:])) == 0 {
 					i += 8
 				}
 				continue
@@ -191,6 +192,19 @@ const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
 )
+
+// quoteStops flags what AppendQuote does not write as it is: control bytes,
+// '"', '\\', and the bytes of multi-byte sequences.
+func quoteStops(w uint64) uint64 {
+	return ((w-0x20*lsb)&^w | zeros(w^'\\'*lsb) | zeros(w^'"'*lsb) | w) & msb
+}
+
+// load8 returns the first 8 bytes of s, little-endian.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
 
 // zeros flags the zero bytes of w.
 func zeros(w uint64) uint64 { return (w - lsb) &^ w & msb }

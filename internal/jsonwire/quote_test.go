@@ -117,7 +117,8 @@ func TestSeqLen(t *testing.T) {
 	}
 }
 
-// TestStops: stops flags a word exactly when one of its bytes is not plain.
+// TestStops: stops and quoteStops flag a word exactly when one of its bytes
+// is not written as it is in their dialect.
 func TestStops(t *testing.T) {
 	for c := range 256 {
 		for pos := range 8 {
@@ -130,6 +131,10 @@ func TestStops(t *testing.T) {
 			want := c >= utf8.RuneSelf || !plain[c]
 			if got := stops(x) != 0; got != want {
 				t.Errorf("stops(%q) = %t, want %t", w, got, want)
+			}
+			want = c >= utf8.RuneSelf || c < ' ' || c == '"' || c == '\\'
+			if got := quoteStops(x) != 0; got != want {
+				t.Errorf("quoteStops(%q) = %t, want %t", w, got, want)
 			}
 		}
 	}
