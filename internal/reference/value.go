@@ -28,8 +28,8 @@ import (
 // struct with embedded fields or ",string" options, a map with other keys) is
 // encoded whole by encoding/json and then masked. The root takes the path
 // that the same value takes nested: only what it encodes to decides whether
-// it is masked. A value nested deeper than opt.MaxDepth gives a *fallback.DepthError
-// (without its Pointer).
+// it is masked. A value nested deeper than opt.MaxDepth gives a
+// *fallback.DepthError (without its Pointer).
 func ReferenceValue(dst []byte, prog *compile.Program, v any, opt fallback.ValueOptions) ([]byte, error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = tokenizer.DefaultMaxDepth
