@@ -15,41 +15,53 @@ import "unicode/utf8"
 // written as \ufffd, so that the output is always valid JSON.
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	try := 0 // where a word of plain ASCII is looked for again, after a failed look
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' {
-			if i++; i >= try {
-				for i+8 <= len(s) && quoteStops(load8(s[i:])) == 0 { // plain ASCII, 8 bytes at a time
-					i += 8
-				}
-				try = i + 8 // the bytes of the word that failed go one at a time
-			}
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			if n := seqLen(s, i); n > 0 {
-				i += n
-				continue
+	for len(s) > 0 {
+		if n := quotePlainLen(s); n > 0 {
+			dst = append(dst, s[:n]...)
+			if s = s[n:]; len(s) == 0 {
+				break
 			}
 		}
-		dst = append(dst, s[start:i]...)
-		switch {
+		switch c := s[0]; {
 		case c < utf8.RuneSelf:
 			dst = appendEscapedASCII(dst, c)
-		case c == 0xED && i+3 <= len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80:
+		case c == 0xED && len(s) >= 3 && s[1]&0xE0 == 0xA0 && s[2]&0xC0 == 0x80:
 			// A surrogate, U+D800 to U+DFFF, in the three bytes of its code point.
-			dst = AppendEscape(dst, rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))
-			i += 2
+			dst = AppendEscape(dst, rune(c&0x0F)<<12|rune(s[1]&0x3F)<<6|rune(s[2]&0x3F))
+			s = s[2:]
 		default:
 			dst = append(dst, `\ufffd`...)
 		}
-		i++
-		start = i
+		s = s[1:]
 	}
-	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// quotePlainLen returns how many bytes at the start of s AppendQuote writes
+// as they are: plain ASCII a word at a time, then up to a word's worth of
+// bytes one at a time (valid UTF-8 a sequence at a time), and again.
+func quotePlainLen(s string) int {
+	i := 0
+	for {
+		for i+8 <= len(s) && quoteStops(load8(s[i:])) == 0 {
+			i += 8
+		}
+		for end := min(i+8, len(s)); i < end; {
+			if c := s[i]; c < utf8.RuneSelf {
+				if c < ' ' || c == '"' || c == '\\' {
+					return i
+				}
+				i++
+			} else if n := seqLen(s, i); n > 0 {
+				i += n
+			} else {
+				return i
+			}
+		}
+		if i >= len(s) {
+			return len(s)
+		}
+	}
 }
 
 // plain marks the ASCII bytes that encoding/json writes as they are: all but
