@@ -2,13 +2,20 @@ package reference
 
 import "github.com/jsonmask/jsonmask/tokenizer"
 
-// node is a decoded JSON value. Scalars keep their bytes as written; objects
-// keep their raw keys (quotes and escapes included) and duplicates, in order.
+// node is a decoded JSON value, as written: a scalar is its bytes, an object
+// its members in order (duplicates too), an array its elements.
 type node struct {
-	kind tokenizer.Kind
-	raw  []byte   // a scalar's bytes
-	keys [][]byte // an object's keys, as written
-	kids []*node  // an object's values or an array's elements
+	kind     tokenizer.Kind
+	raw      []byte
+	members  []pair
+	elements []*node
+}
+
+// pair is a member of an object: its key as written (quotes and escapes
+// included) and its value.
+type pair struct {
+	key   []byte
+	value *node
 }
 
 // decode reads one whole JSON document (whitespace around it allowed) into a
@@ -74,38 +81,49 @@ func (d *decoder) value(tok tokenizer.Token) (*node, error) {
 		if tok.Kind == end {
 			return n, nil
 		}
+		var key []byte
 		if tok.Key {
-			n.keys = append(n.keys, d.doc[tok.Start:tok.End])
+			key = d.doc[tok.Start:tok.End]
 			if tok, err = d.next(); err != nil {
 				return nil, err
 			}
 		}
-		kid, err := d.value(tok)
+		v, err := d.value(tok)
 		if err != nil {
 			return nil, err
 		}
-		n.kids = append(n.kids, kid)
+		if key != nil {
+			n.members = append(n.members, pair{key, v})
+		} else {
+			n.elements = append(n.elements, v)
+		}
 	}
 }
 
-// encode appends n to dst compactly: members and elements joined by commas.
+// encode appends n to dst compactly.
 func encode(dst []byte, n *node) []byte {
-	if n.kind.IsScalar() {
-		return append(dst, n.raw...)
+	switch n.kind {
+	case tokenizer.ObjectStart:
+		return encodeList(dst, '{', '}', len(n.members), func(dst []byte, i int) []byte {
+			return encode(append(append(dst, n.members[i].key...), ':'), n.members[i].value)
+		})
+	case tokenizer.ArrayStart:
+		return encodeList(dst, '[', ']', len(n.elements), func(dst []byte, i int) []byte {
+			return encode(dst, n.elements[i])
+		})
 	}
-	open, close := byte('['), byte(']')
-	if n.kind == tokenizer.ObjectStart {
-		open, close = '{', '}'
-	}
+	return append(dst, n.raw...)
+}
+
+// encodeList appends open, the n items that item appends, separated by
+// commas, and close.
+func encodeList(dst []byte, open, close byte, n int, item func(dst []byte, i int) []byte) []byte {
 	dst = append(dst, open)
-	for i, kid := range n.kids {
+	for i := range n {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if n.keys != nil {
-			dst = append(append(dst, n.keys[i]...), ':')
-		}
-		dst = encode(dst, kid)
+		dst = item(dst, i)
 	}
 	return append(dst, close)
 }

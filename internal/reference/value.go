@@ -422,8 +422,11 @@ func nesting(b []byte) int {
 			return 0
 		}
 		most := 0
-		for _, k := range n.kids {
-			most = max(most, depth(k))
+		for _, m := range n.members {
+			most = max(most, depth(m.value))
+		}
+		for _, e := range n.elements {
+			most = max(most, depth(e))
 		}
 		return 1 + most
 	}
