@@ -6,11 +6,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 )
 
 // TestAllocs gates the hot paths (STYLE habit 6): Append into a dst with room
@@ -105,10 +105,7 @@ func TestAllocsAppendValue(t *testing.T) {
 		page.Items = append(page.Items, allocItem{ID: int64(i), Name: "ナマエ", Secret: "CANARY", Price: 1.5, Tags: []string{"x", "y"},
 			Owner: owner, Attrs: map[string]string{"k": "v"}, Extra: map[string]any{"a": []any{1.0, "b"}}})
 	}
-	twitter, err := os.ReadFile("bench/testdata/twitter.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	twitter := corpus.File(t, "twitter.json")
 	var tweets map[string]any
 	if err := json.Unmarshal(twitter, &tweets); err != nil {
 		t.Fatal(err)

@@ -2,9 +2,10 @@ package jsonmask
 
 import (
 	"bytes"
-	"strings"
+	"slices"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/stream"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -31,7 +32,9 @@ const (
 	typeNull
 )
 
-var typeNames = [...]string{"object", "array", "string", "number", "boolean", "null"}
+// typeNames are their names, by bit.
+var typeNames = [...]string{jsonwire.KindName('{'), jsonwire.KindName('['), jsonwire.KindName('"'),
+	jsonwire.KindName('0'), jsonwire.KindName('t'), jsonwire.KindName('n')}
 
 // pathKey names a path by its parent's index and its last segment: an
 // unescaped key, or "*" for the elements of an array.
@@ -117,8 +120,8 @@ func (w *walker) path(parent int32, seg string) int32 {
 // them: compact, masked. Each token goes to the method for its kind: key for
 // a key, open and scalar for a value, close for a closing bracket.
 func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (int64, error) {
-	if bytes.HasPrefix(doc, bom) { // SPEC B1: not part of the document
-		doc, base = doc[len(bom):], base+int64(len(bom))
+	if bytes.HasPrefix(doc, []byte(jsonwire.BOM)) { // SPEC B1: not part of the document
+		doc, base = doc[len(jsonwire.BOM):], base+int64(len(jsonwire.BOM))
 	}
 	w.sc.Reset(maxDepth)
 	w.frames = w.frames[:0]
@@ -157,8 +160,6 @@ func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (i
 	}
 	return w.rootOut, nil
 }
-
-var bom = []byte("\xEF\xBB\xBF")
 
 // value is what applies to the value that comes next: its path, and what the
 // mask does to it.
@@ -355,8 +356,7 @@ func splitDocs(input []byte, ndjson bool, fn func(doc []byte, base, line int64) 
 // classify tells whether the mask applies to doc (SPEC B1 to B4), and
 // whether doc holds anything but whitespace.
 func classify(doc []byte, arrays bool) (masked, blank bool) {
-	doc = bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF"))
-	doc = bytes.TrimLeft(doc, " \t\r\n")
+	doc = jsonwire.TrimLead(doc)
 	if len(doc) == 0 {
 		return false, true
 	}
@@ -367,12 +367,11 @@ func classify(doc []byte, arrays bool) (masked, blank bool) {
 func (w *walker) pointer(p int32) string {
 	var segs []string
 	for ; p > 0; p = w.paths[p].key.parent {
-		segs = append(segs, compile.EscapePointer(w.paths[p].key.seg))
+		segs = append(segs, w.paths[p].key.seg)
 	}
-	var b strings.Builder
-	for k := len(segs) - 1; k >= 0; k-- {
-		b.WriteByte('/')
-		b.WriteString(segs[k])
+	var b []byte
+	for _, seg := range slices.Backward(segs) {
+		b = jsonwire.AppendPointerToken(append(b, '/'), seg)
 	}
-	return b.String()
+	return string(b)
 }

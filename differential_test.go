@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // TestDifferential compares the machine with the reference masker on random
@@ -20,7 +20,7 @@ func TestDifferential(t *testing.T) {
 	g := newGen(1)
 	for iter := range n {
 		maskJSON := g.mask(2)
-		opt := fallback.Options{Arrays: iter%4 == 1, DropMismatched: iter%5 == 2, NDJSON: iter%7 == 3}
+		opt := reference.Options{Arrays: iter%4 == 1, DropMismatched: iter%5 == 2, NDJSON: iter%7 == 3}
 		doc := g.doc()
 		if opt.NDJSON {
 			for range g.rng.IntN(4) {
@@ -37,7 +37,7 @@ func TestDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Compile(%s): %v", maskJSON, err)
 		}
-		want, werr := fallback.Reference(maskJSON, doc, opt)
+		want, werr := reference.Reference(maskJSON, doc, opt)
 		got, gerr := m.Append(nil, doc)
 		if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
 			t.Fatalf("mask %s opts %+v doc %q\nmachine:   %q, %v\nreference: %q, %v", maskJSON, opt, doc, got, gerr, want, werr)

@@ -100,7 +100,10 @@ func convert(err error) error {
 }
 
 func convertMask(err error) error {
-	ce := err.(*compile.Error)
+	var ce *compile.Error
+	if !errors.As(err, &ce) {
+		return &MaskError{msg: "jsonmask: " + err.Error()}
+	}
 	var inner error
 	if errors.Is(ce.Err, tokenizer.ErrMaxDepth) {
 		inner = ErrMaxDepth

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Explanation is what a mask did to a document (SPEC D1): for every entry of
@@ -106,7 +107,7 @@ func (w *walker) entryStats() []EntryStats {
 		e := top.entries[0]
 		top.entries = top.entries[1:]
 		entry := w.prog.Entry(e)
-		s := EntryStats{Pointer: top.pointer + "/" + compile.EscapePointer(entry.Key), Wildcard: entry.Wildcard,
+		s := EntryStats{Pointer: top.pointer + "/" + jsonwire.EscapePointerToken(entry.Key), Wildcard: entry.Wildcard,
 			Nested: entry.Node != compile.Keep, Matched: w.matched[e], Absent: w.absent[e], Scalars: w.scalars[e]}
 		stats = append(stats, s)
 		if s.Nested {

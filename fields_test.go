@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // TestConformanceFields runs every conformance case whose mask can be
@@ -72,7 +72,7 @@ func TestDifferentialWildcards(t *testing.T) {
 	g := newGen(17)
 	for iter := range n {
 		maskJSON := g.wildMask(2)
-		opt := fallback.Options{Arrays: iter%4 == 1, DropMismatched: iter%5 == 2, Wildcards: true}
+		opt := reference.Options{Arrays: iter%4 == 1, DropMismatched: iter%5 == 2, Wildcards: true}
 		opts := []jsonmask.Option{jsonmask.WithArrays(opt.Arrays), jsonmask.WithDropMismatched(opt.DropMismatched), jsonmask.WithBufferSize(1 + iter%40)}
 		doc := g.doc()
 		if iter%3 == 0 {
@@ -82,7 +82,7 @@ func TestDifferentialWildcards(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Compile(%s): %v", maskJSON, err)
 		}
-		want, werr := fallback.Reference(maskJSON, doc, opt)
+		want, werr := reference.Reference(maskJSON, doc, opt)
 		got, gerr := m.Append(nil, doc)
 		if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
 			t.Fatalf("mask %s opts %+v doc %q\nmachine:   %q, %v\nreference: %q, %v", maskJSON, opt, doc, got, gerr, want, werr)

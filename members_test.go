@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // TestMemberLayouts: members laid out alike (the same bytes between a value
@@ -196,7 +196,7 @@ func TestMemberHeadLookups(t *testing.T) {
 	for round := range 4 {
 		for _, doc := range docs {
 			for k, mask := range masks {
-				want, err := fallback.Reference([]byte(mask), doc, fallback.Options{})
+				want, err := reference.Reference([]byte(mask), doc, reference.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -228,7 +228,7 @@ func eachCombination(lists [4][]string, f func(a, b, c, d string)) {
 // against the default where doc is valid.
 func agreeOnLayout(t *testing.T, mask string, m, tm *jsonmask.Mask, doc []byte) {
 	t.Helper()
-	want, werr := fallback.Reference([]byte(mask), doc, fallback.Options{})
+	want, werr := reference.Reference([]byte(mask), doc, reference.Options{})
 	got, gerr := m.Append(nil, doc)
 	if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
 		t.Fatalf("doc %q\nmachine:   %q, %v\nreference: %q, %v", doc, got, gerr, want, werr)
@@ -301,12 +301,12 @@ func TestLayoutAcrossDocuments(t *testing.T) {
 	m := jsonmask.MustCompile(mask)
 	tm := jsonmask.MustCompile(mask, jsonmask.WithTrustedInput(true))
 	for _, l := range broken {
-		if _, err := fallback.Reference([]byte(mask), build(l), fallback.Options{}); err == nil {
+		if _, err := reference.Reference([]byte(mask), build(l), reference.Options{}); err == nil {
 			t.Fatalf("broken layout %q makes a valid document", l)
 		}
 	}
 	for _, first := range valid {
-		if _, err := fallback.Reference([]byte(mask), build(first), fallback.Options{}); err != nil {
+		if _, err := reference.Reference([]byte(mask), build(first), reference.Options{}); err != nil {
 			t.Fatalf("layout %q: %v", first, err)
 		}
 		for _, second := range append(append([]layout{}, valid...), broken...) {

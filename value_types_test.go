@@ -18,6 +18,7 @@ import (
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // The Go types that AppendValue must encode as encoding/json does, each a
@@ -582,7 +583,7 @@ func TestAppendValueTypes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					ref := reference(t, mk, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop, Strict: strict})
+					ref := referenceFor(t, mk, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop, Strict: strict})
 					where := fmt.Sprintf("mask %s, arrays %t, drop mismatched %t, strict %t", mk, arrays, drop, strict)
 					want, err := m.Append(nil, enc)
 					var notObject error
@@ -623,13 +624,13 @@ var errExpected = errors.New("an error")
 // valueFunc is AppendValue or its reference.
 type valueFunc func(dst []byte, v any) ([]byte, error)
 
-// reference returns fallback.ReferenceValue for mask and opt.
-func reference(t *testing.T, mask []byte, opt fallback.ValueOptions) valueFunc {
+// referenceFor returns reference.ReferenceValue for mask and opt.
+func referenceFor(t *testing.T, mask []byte, opt fallback.ValueOptions) valueFunc {
 	prog, err := compile.Compile(mask, compile.Options{MaxDepth: opt.MaxDepth})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(dst []byte, v any) ([]byte, error) { return fallback.ReferenceValue(dst, prog, v, opt) }
+	return func(dst []byte, v any) ([]byte, error) { return reference.ReferenceValue(dst, prog, v, opt) }
 }
 
 // checkValue checks AppendValue(v), and the reference's answer, against
@@ -706,7 +707,7 @@ func TestAppendValueDepth(t *testing.T) {
 							continue // the mask itself nests deeper
 						}
 						got, err := m.AppendValue(nil, c.v)
-						ref, rerr := reference(t, mk, fallback.ValueOptions{Arrays: arrays, MaxDepth: limit})(nil, c.v)
+						ref, rerr := referenceFor(t, mk, fallback.ValueOptions{Arrays: arrays, MaxDepth: limit})(nil, c.v)
 						_, aerr := m.Append(nil, enc)
 						switch {
 						case err != nil && !errors.Is(err, jsonmask.ErrMaxDepth):

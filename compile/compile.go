@@ -1,12 +1,13 @@
 package compile
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -36,9 +37,6 @@ type member struct {
 	pos    int32 // build: its place among its object's members, in mask order
 }
 
-// bom is the UTF-8 byte-order mark, which may begin a mask (SPEC M8).
-const bom = "\xEF\xBB\xBF"
-
 // Compile reads mask, a JSON object (SPEC M1) after an optional UTF-8
 // byte-order mark (M8), and builds its Program. Offsets in errors count the
 // byte-order mark.
@@ -46,8 +44,8 @@ func Compile(mask []byte, o Options) (*Program, error) {
 	var sc tokenizer.Scanner
 	sc.Reset(o.MaxDepth)
 	start := 0
-	if strings.HasPrefix(string(mask), bom) {
-		start = len(bom)
+	if strings.HasPrefix(string(mask), jsonwire.BOM) {
+		start = len(jsonwire.BOM) // SPEC M8
 	}
 	tok, i, err := sc.Next(mask, start)
 	switch {
@@ -88,7 +86,7 @@ func Compile(mask []byte, o Options) (*Program, error) {
 			key = string(scratch)
 		}
 		m := member{key: key, node: Keep, offset: int64(tok.Start), wild: o.Wildcards && key == "*"}
-		ptr := paths[cur] + "/" + EscapePointer(key)
+		ptr := paths[cur] + "/" + jsonwire.EscapePointerToken(key)
 		val, j, err := sc.Next(mask, i)
 		if err != nil {
 			return nil, syntaxError(err)
@@ -110,7 +108,7 @@ func Compile(mask []byte, o Options) (*Program, error) {
 				got = string(mask[val.Start:val.End])
 			}
 			return nil, &Error{Offset: int64(val.Start), Pointer: ptr,
-				Msg: "mask member " + QuotePointer(ptr) + " must be true or an object, got " + got}
+				Msg: "mask member " + jsonwire.QuotePointer(ptr) + " must be true or an object, got " + got}
 		}
 		members[cur] = append(members[cur], m)
 	}
@@ -120,8 +118,13 @@ func Compile(mask []byte, o Options) (*Program, error) {
 	return build(members, paths)
 }
 
+// syntaxError is the Error for the tokenizer's err, a mask that is not
+// valid JSON; it wraps err.
 func syntaxError(err error) error {
-	te := err.(*tokenizer.Error)
+	var te *tokenizer.Error
+	if !errors.As(err, &te) {
+		return &Error{Msg: "invalid mask: " + err.Error(), Err: err}
+	}
 	return &Error{Offset: te.Offset, Msg: "invalid mask: " + te.Error(), Err: err}
 }
 
@@ -142,35 +145,13 @@ func describe(k tokenizer.Kind) string {
 }
 
 // EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
-func EscapePointer(key string) string {
-	if !strings.ContainsAny(key, "~/") {
-		return key
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
-}
+// It is internal/jsonwire's EscapePointerToken, for package stream's errors;
+// the house calls jsonwire itself.
+func EscapePointer(key string) string { return jsonwire.EscapePointerToken(key) }
 
-// maxQuotedPointer is the longest pointer that an error message prints
-// whole (SPEC V3).
-const maxQuotedPointer = 200
-
-// QuotePointer returns ptr as error messages print it (SPEC V3), quoted as
-// Go's %q quotes a string: control bytes, U+2028, U+2029 and invalid UTF-8
-// escaped, so that no key can break a log line or send a terminal escape.
-// A pointer longer than 200 bytes is shortened to its head, "…" and its
-// tail, cut where characters start; the error's Pointer field keeps it whole.
-func QuotePointer(ptr string) string {
-	if len(ptr) > maxQuotedPointer {
-		head, tail := maxQuotedPointer/2, len(ptr)-(maxQuotedPointer/2-len("…"))
-		for head > 0 && !utf8.RuneStart(ptr[head]) {
-			head--
-		}
-		for tail < len(ptr) && !utf8.RuneStart(ptr[tail]) {
-			tail++
-		}
-		ptr = ptr[:head] + "…" + ptr[tail:]
-	}
-	return strconv.Quote(ptr)
-}
+// QuotePointer returns ptr as error messages print it (SPEC V3): it is
+// internal/jsonwire's QuotePointer, for package stream's errors.
+func QuotePointer(ptr string) string { return jsonwire.QuotePointer(ptr) }
 
 // programs counts the Programs built: each one's ID.
 var programs atomic.Uint64
@@ -273,9 +254,9 @@ func build(members [][]member, paths []string) (*Program, error) {
 // dupError is the error for a member that a mask object holds twice (SPEC
 // M4), in the object whose pointer is parent.
 func dupError(parent string, dup member) error {
-	ptr := parent + "/" + EscapePointer(dup.key)
+	ptr := parent + "/" + jsonwire.EscapePointerToken(dup.key)
 	return &Error{Offset: dup.offset, Pointer: ptr,
-		Msg: "mask member " + QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
+		Msg: "mask member " + jsonwire.QuotePointer(ptr) + " appears twice (SPEC M4) at offset " + strconv.FormatInt(dup.offset, 10)}
 }
 
 func (p *Program) newState() int32 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -288,10 +289,10 @@ func withPointer(e *Error, frames []textFrame) *Error {
 	var b strings.Builder
 	for _, f := range frames[1:] {
 		b.WriteByte('/')
-		b.WriteString(EscapePointer(f.key))
+		b.WriteString(jsonwire.EscapePointerToken(f.key))
 	}
 	if e.Pointer = b.String(); e.Pointer != "" {
-		q := QuotePointer(e.Pointer) // one line, safe to log, shortened (SPEC V3)
+		q := jsonwire.QuotePointer(e.Pointer) // one line, safe to log, shortened (SPEC V3)
 		e.Msg += " (" + q[1:len(q)-1] + ")"
 	}
 	return e
@@ -313,7 +314,7 @@ func (t *textTree) build() (*Program, error) {
 				if m.wild {
 					key = "*"
 				}
-				paths = append(paths, paths[n]+"/"+EscapePointer(key))
+				paths = append(paths, paths[n]+"/"+jsonwire.EscapePointerToken(key))
 				members = append(members, nil)
 				m.node = int32(len(members) - 1)
 			}

@@ -252,7 +252,7 @@ func TestAppendJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := p.AppendJSON(nil); !errors.Is(err, ErrWildcardAndStar) {
-		t.Errorf("AppendJSON of *,a(\\*) = %s, %v; want ErrWildcardAndStar", b, err)
+	if b, err := p.AppendJSON(nil); !errors.Is(err, errWildcardAndStar) {
+		t.Errorf("AppendJSON of *,a(\\*) = %s, %v; want errWildcardAndStar", b, err)
 	}
 }

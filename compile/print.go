@@ -3,8 +3,8 @@ package compile
 import (
 	"errors"
 	"iter"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Nodes returns the number of nodes of p: node 0 is the mask's root object,
@@ -27,10 +27,12 @@ func (p *Program) Members(node int32) iter.Seq[int32] {
 	}
 }
 
-// ErrWildcardAndStar is returned by AppendJSON for a program that holds both
-// a wildcard and a key named "*": in a JSON mask, "*" is one or the other,
-// for the whole mask (SPEC T2).
-var ErrWildcardAndStar = errors.New(`a mask with both a wildcard and a key named "*" has no JSON form`)
+// errWildcardAndStar is AppendJSON's error for a program that holds both a
+// wildcard and a key named "*": in a JSON mask, "*" is one or the other, for
+// the whole mask (SPEC T2). It is not exported: the front door turns any
+// AppendJSON error into a *jsonmask.MaskError, and no caller needs to tell
+// it from another.
+var errWildcardAndStar = errors.New(`a mask with both a wildcard and a key named "*" has no JSON form`)
 
 // AppendJSON appends to dst the JSON mask (SPEC M1) that compiles to p, with
 // keys in the order first written and the wildcard as the key "*": compiled
@@ -43,7 +45,7 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		star = star || !e.Wildcard && e.Key == "*"
 	}
 	if wild && star {
-		return dst, ErrWildcardAndStar
+		return dst, errWildcardAndStar
 	}
 	type open struct{ node, next int32 } // a node being written, and its next member's place in order
 	stack := []open{{0, p.orders[0]}}
@@ -60,7 +62,7 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		e := p.entries[p.order[top.next]]
 		top.next++
-		dst = append(appendKey(dst, e.Key), ':')
+		dst = append(jsonwire.AppendQuote(dst, e.Key), ':')
 		if e.Node == Keep {
 			dst = append(dst, "true"...)
 			continue
@@ -69,49 +71,4 @@ func (p *Program) AppendJSON(dst []byte) ([]byte, error) {
 		stack = append(stack, open{e.Node, p.orders[e.Node]})
 	}
 	return dst, nil
-}
-
-// appendKey appends key, unescaped as a Program holds it, as a JSON string
-// that unescapes to it again (SPEC M5): quotes, backslashes and control bytes
-// escaped, and the three bytes of an escaped lone surrogate (WTF-8) written
-// back as the escape they came from.
-func appendKey(dst []byte, key string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(key); {
-		c := key[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c < 0x20:
-			switch c {
-			case '\n':
-				dst = append(dst, `\n`...)
-			case '\r':
-				dst = append(dst, `\r`...)
-			case '\t':
-				dst = append(dst, `\t`...)
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			}
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-		default:
-			r, size := utf8.DecodeRuneInString(key[i:])
-			if r == utf8.RuneError && size == 1 && c == 0xED && i+2 < len(key) &&
-				key[i+1]&0xE0 == 0xA0 && key[i+2]&0xC0 == 0x80 {
-				// A surrogate, U+D800 to U+DFFF, in the three bytes of its code point.
-				cp := rune(c&0x0F)<<12 | rune(key[i+1]&0x3F)<<6 | rune(key[i+2]&0x3F)
-				dst = append(dst, `\u`...)
-				dst = strconv.AppendUint(dst, uint64(cp), 16)
-				i += 3
-				continue
-			}
-			dst = append(dst, key[i:i+size]...)
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(dst, '"')
 }

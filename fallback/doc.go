@@ -1,25 +1,25 @@
-// Package fallback holds what the machine in package stream does not do
-// itself:
+// Package fallback masks Go values by reflection: [ValueEncoder] appends the
+// masked encoding of a value, what json.Marshal followed by the machine's
+// Append would give, byte for byte, without encoding what the mask drops.
 //
-//   - the slow, obviously correct reference masker that tests and fuzz
-//     targets compare the machine with ([Reference]);
-//   - Go values masked by reflection: [ValueEncoder], which appends the
-//     masked encoding of a value through plans built once per Go type and
-//     mask node, and its reference, [ReferenceValue].
+// It works through plans built once per Go type and mask node: a struct's
+// plan holds only the fields the mask names, a map's plan reads only the
+// members it names, and what is kept whole is written by encoders of our own
+// that follow encoding/json's rules (its field selection, its escapes, its
+// float format), with encoding/json itself only to compact a MarshalJSON's
+// output. The files go by concern:
 //
-// The reference decodes the whole document into a tree, applies the mask to
-// the tree with maps, and encodes the result, copying every key, string and
-// number as written. It shares only the tokenizer (the project's one JSON
-// reader) with the machine; validity is checked independently elsewhere, by
-// fastjson in tests and fuzzing. It is meant to be read, not to be fast.
+//   - plan.go, plan_containers.go: the plans, per type and mask node;
+//   - encode.go, containers.go, methods.go: the encoders of what is kept
+//     whole, and of the values that encode themselves;
+//   - typefields.go: encoding/json's field selection (its typeFields);
+//   - state.go: one call's state, its nesting limit and cycle check;
+//   - scalar.go: floats and numbers as encoding/json writes them (strings
+//     are internal/jsonwire's AppendMarshalString);
+//   - tree.go: a method's JSON output under a nested mask, masked the simple
+//     way;
+//   - errors.go: DepthError and NotObjectError.
 //
-// ValueEncoder is meant to be fast. Its output is encoding/json's encoding
-// of the value, masked, byte for byte: a struct's plan holds only the
-// fields the mask names, a map's plan reads only the members it names, and
-// what is kept whole is written by encoders of our own that follow
-// encoding/json's rules (its field selection, its escapes, its float
-// format), with encoding/json itself only to compact a MarshalJSON's
-// output. ReferenceValue walks the value the simple way, leaves whatever is
-// not plain to encoding/json, and masks that encoding with the tree: tests
-// and FuzzAppendValue hold both to json.Marshal followed by Append.
+// Its reference, the slow walk that tests hold it to, is
+// internal/reference's ReferenceValue.
 package fallback

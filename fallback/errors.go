@@ -3,9 +3,8 @@ package fallback
 import (
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -30,19 +29,8 @@ func (e *DepthError) Error() string {
 	if e.Pointer == "" {
 		return msg
 	}
-	p := strconv.Quote(e.Pointer)
-	p = p[1 : len(p)-1]
-	if len(p) > 200 {
-		head, tail := p[:100], p[len(p)-100:]
-		for !utf8.ValidString(head) { // a rune cut at the end
-			head = head[:len(head)-1]
-		}
-		for !utf8.ValidString(tail) {
-			tail = tail[1:]
-		}
-		p = head + "…" + tail
-	}
-	return msg + " (" + p + ")"
+	p := jsonwire.QuotePointer(e.Pointer)
+	return msg + " (" + p[1:len(p)-1] + ")"
 }
 
 // Unwrap returns tokenizer.ErrMaxDepth, the limit's sentinel.
@@ -66,35 +54,31 @@ func (e *NotObjectError) Error() string {
 	return "value does not encode to " + what + ": first byte " + strconv.QuoteRuneToASCII(rune(e.First))
 }
 
-// under records, on a *DepthError passing up out of a container, the
+// atMember records, on a *DepthError passing up out of a container, the
 // member or element it came from; other errors pass unchanged.
-func under(err error, seg string) error {
+func atMember(err error, seg string) error {
 	if de, ok := err.(*DepthError); ok {
 		de.segs = append(de.segs, seg)
 	}
 	return err
 }
 
-// underIndex is under for an array's element i.
-func underIndex(err error, i int) error {
+// atIndex is atMember for an array's element i.
+func atIndex(err error, i int) error {
 	if de, ok := err.(*DepthError); ok {
 		de.segs = append(de.segs, strconv.Itoa(i))
 	}
 	return err
 }
 
-// pointerEscaper escapes a reference token of a JSON Pointer (RFC 6901).
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// finish sets a *DepthError's Pointer from the tokens gathered on its way up.
-func finish(err error) error {
+// withPointer sets a *DepthError's Pointer from the tokens gathered on its way up.
+func withPointer(err error) error {
 	if de, ok := err.(*DepthError); ok && len(de.segs) > 0 {
-		var b strings.Builder
+		var b []byte
 		for _, s := range slices.Backward(de.segs) {
-			b.WriteByte('/')
-			b.WriteString(pointerEscaper.Replace(s))
+			b = jsonwire.AppendPointerToken(append(b, '/'), s)
 		}
-		de.Pointer, de.segs = b.String(), nil
+		de.Pointer, de.segs = string(b), nil
 	}
 	return err
 }

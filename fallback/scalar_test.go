@@ -4,93 +4,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
-// stringSeeds are strings that take every path of appendString: plain ASCII
-// runs of every length around a word, the escapes, HTML, every length of
-// UTF-8 sequence and the bounds of each (overlong forms, surrogates, past
-// U+10FFFF), U+2028 and U+2029, and sequences cut short at the end.
-var stringSeeds = []string{
-	"", "a", "abcdefg", "abcdefgh", "abcdefghi", strings.Repeat("x", 33),
-	`"`, `\`, "\b\f\n\r\t", "\x00\x01\x1f\x7f", "<", ">", "&", "a<b>&c", "<script>",
-	"é", "日本語", "😀", "\u2028", "\u2029", "\u2027\u202a", "a\u2028b\u2029c",
-	"\xe2\x80", "\xe2", "\xff", "\xc3", "\xc3(", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xe0\xa0\x80",
-	"\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x8f\xbf\xbf", "\xf0\x90\x80\x80",
-	"\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xf0\x9f\x98", "日本\xe8", "\x80\x80\x80",
-	"あいうえおかきくけこ" + "abcdefghij" + "さしすせそ", "line1\nline2 <b>\u2028</b> é \xff end",
-}
-
-// TestAppendString: strings are written exactly as encoding/json writes them.
-func TestAppendString(t *testing.T) {
-	for _, s := range stringSeeds {
-		checkString(t, s)
-		checkString(t, s+strings.Repeat("z", 9)) // each again followed by a word of plain bytes
-		checkString(t, strings.Repeat("y", 7)+s)
-	}
-}
-
-func FuzzAppendString(f *testing.F) {
-	for _, s := range stringSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(checkString)
-}
-
-func checkString(t *testing.T, s string) {
-	want, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := appendString([]byte("x"), s); !bytes.Equal(got[1:], want) {
-		t.Errorf("appendString(%q)\n got %s\nwant %s", s, got[1:], want)
-	}
-	// The key Append sees is the string, unescaped.
-	var back string
-	if err := json.Unmarshal(want, &back); err != nil {
-		t.Fatal(err)
-	}
-	if got := keyOf(s); got != back {
-		t.Errorf("keyOf(%q) = %q, want %q", s, got, back)
-	}
-}
-
-// TestSeqLen: seqLen accepts exactly the sequences utf8.DecodeRune accepts,
-// for every first byte and enough of what may follow.
-func TestSeqLen(t *testing.T) {
-	tails := []string{"", "\x80", "\xbf", "\x7f", "\xc0", "\x80\x80", "\x8f\xbf", "\x90\x80", "\x9f\xbf", "\xa0\x80",
-		"\xbf\xbf", "\x80\x80\x80", "\x90\x80\x80", "\x8f\xbf\xbf", "\xbf\xbf\xbf", "\x80\x7f", "\x80\x80\x7f"}
-	for c := 0x80; c < 0x100; c++ {
-		for _, tail := range tails {
-			s := string(rune(0)) + string([]byte{byte(c)}) + tail
-			r, size := utf8.DecodeRuneInString(s[1:])
-			want := size
-			if r == utf8.RuneError && size == 1 {
-				want = 0
-			}
-			if got := seqLen(s, 1); got != want {
-				t.Errorf("seqLen(%q) = %d, want %d", s[1:], got, want)
-			}
+// TestKeyOf: the key Append sees is the string AppendValue writes,
+// unescaped.
+func TestKeyOf(t *testing.T) {
+	for _, s := range []string{"", "plain", "日本語", "\xff", "a\xc3(b", "\xed\xa0\x80", "\xf0\x9f\x98", "\x80\x80\x80", "é\xe8"} {
+		var back string
+		if err := json.Unmarshal(jsonwire.AppendMarshalString(nil, s), &back); err != nil {
+			t.Fatal(err)
 		}
-	}
-}
-
-// TestStops: stops flags a word exactly when one of its bytes is not plain.
-func TestStops(t *testing.T) {
-	for c := range 256 {
-		for pos := range 8 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			x := uint64(0)
-			for i := 7; i >= 0; i-- {
-				x = x<<8 | uint64(w[i])
-			}
-			want := c >= utf8.RuneSelf || !plain[c]
-			if got := stops(x) != 0; got != want {
-				t.Errorf("stops(%q) = %t, want %t", w, got, want)
-			}
+		if got := keyOf(s); got != back {
+			t.Errorf("keyOf(%q) = %q, want %q", s, got, back)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/compile"
-	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // fieldsSeeds are text masks that parse and that do not (SPEC T1 to T3).
@@ -63,7 +63,7 @@ func FuzzCompileFields(f *testing.F) {
 		if (gerr != nil) != (jerr != nil) || !bytes.Equal(got, jgot) {
 			t.Fatalf("text %q and JSON %s differ on %q:\n%q, %v\n%q, %v", text, printed, doc, got, gerr, jgot, jerr)
 		}
-		ref, rerr := fallback.Reference(printed, doc, fallback.Options{Wildcards: wild, Arrays: len(doc)%2 == 0})
+		ref, rerr := reference.Reference(printed, doc, reference.Options{Wildcards: wild, Arrays: len(doc)%2 == 0})
 		if (gerr != nil) != (rerr != nil) || gerr == nil && !bytes.Equal(got, ref) {
 			t.Fatalf("text %q on %q: %q, %v; the reference: %q, %v", text, doc, got, gerr, ref, rerr)
 		}
@@ -114,7 +114,7 @@ func FuzzWildcards(f *testing.F) {
 		} else if err != nil && serr.Error() != err.Error() {
 			t.Fatalf("Copy error %q, Append error %q", serr, err)
 		}
-		want, werr := fallback.Reference(mask, doc, ref)
+		want, werr := reference.Reference(mask, doc, ref)
 		if (werr != nil) != (err != nil) || err == nil && !bytes.Equal(out, want) {
 			t.Fatalf("reference: %q, %v\nmachine:   %q, %v", want, werr, out, err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // Option bits of the fuzzers' flags argument.
@@ -25,8 +25,8 @@ const (
 	optInputLimit // inputs of at most 96 bytes
 )
 
-func options(flags uint8) ([]jsonmask.Option, fallback.Options) {
-	ref := fallback.Options{Arrays: flags&optArrays != 0, DropMismatched: flags&optDropMismatched != 0, NDJSON: flags&optNDJSON != 0}
+func options(flags uint8) ([]jsonmask.Option, reference.Options) {
+	ref := reference.Options{Arrays: flags&optArrays != 0, DropMismatched: flags&optDropMismatched != 0, NDJSON: flags&optNDJSON != 0}
 	opts := []jsonmask.Option{
 		jsonmask.WithArrays(ref.Arrays), jsonmask.WithDropMismatched(ref.DropMismatched),
 		jsonmask.WithTrustedInput(flags&optTrusted != 0), jsonmask.WithNDJSON(ref.NDJSON),
@@ -150,7 +150,7 @@ func FuzzMask(f *testing.F) {
 			return // the reference and the oracles know no limits
 		}
 		// The reference masker, which decodes into a tree.
-		want, werr := fallback.Reference(mask, doc, ref)
+		want, werr := reference.Reference(mask, doc, ref)
 		if flags&optTrusted == 0 || werr == nil {
 			if (werr != nil) != (err != nil) || err == nil && !bytes.Equal(out, want) {
 				t.Fatalf("reference: %q, %v\nmachine:   %q, %v", want, werr, out, err)

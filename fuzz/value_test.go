@@ -12,6 +12,7 @@ import (
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/reference"
 )
 
 // Go types for FuzzAppendValue: what json.Unmarshal can fill from the
@@ -72,6 +73,8 @@ func (x *fuzzJSON) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &x.v
 
 // fuzzTarget returns the Go value of the given kind that doc decodes into,
 // with raw (any bytes, not always UTF-8) put where strings and keys go.
+// Decoding errors are left aside on purpose: the fuzzer's doc need not fit
+// the type, and what fits is kept.
 func fuzzTarget(kind uint8, doc []byte, raw string) any {
 	switch kind % 4 {
 	case 0:
@@ -136,7 +139,7 @@ func FuzzAppendValue(f *testing.F) {
 		}
 		got, err := appendValue(t, m.AppendValue, v)
 		ref, rerr := appendValue(t, func(dst []byte, v any) ([]byte, error) {
-			return fallback.ReferenceValue(dst, prog, v, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop})
+			return reference.ReferenceValue(dst, prog, v, fallback.ValueOptions{Arrays: arrays, DropMismatched: drop})
 		}, v)
 		switch {
 		case errors.Is(werr, jsonmask.ErrMaxDepth):

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // structField is a field of a struct type as encoding/json encodes it: the
@@ -29,19 +31,23 @@ var fieldCache sync.Map // reflect.Type -> []structField
 // in the order it writes them: exported fields, and those of embedded
 // structs, breadth first, where Go's rules for promoted fields, amended by
 // json tags, leave one field per name.
+//
+// It follows encoding/json's typeFields (encode.go) as of Go 1.24, which
+// added omitzero, to Go 1.26, the toolchain go.mod names: a new rule there
+// is a difference here, which TestAppendValue's struct cases and
+// FuzzAppendValue (against json.Marshal) are there to show.
 func typeFields(t reflect.Type) []structField {
 	if fs, ok := fieldCache.Load(t); ok {
 		return fs.([]structField)
 	}
-	fs, _ := fieldCache.LoadOrStore(t, newTypeFields(t))
+	fs, _ := fieldCache.LoadOrStore(t, dominantFields(candidateFields(t)))
 	return fs.([]structField)
 }
 
-func newTypeFields(t reflect.Type) []structField {
-	type embedded struct {
-		typ   reflect.Type
-		index []int
-	}
+// candidateFields returns every field of t that may be encoded: its own and
+// those of the structs it embeds, level by level (breadth first). A name
+// may come more than once; dominantFields decides.
+func candidateFields(t reflect.Type) []structField {
 	var (
 		fields        []structField
 		current, next = []embedded{}, []embedded{{typ: t}}
@@ -60,66 +66,84 @@ func newTypeFields(t reflect.Type) []structField {
 			}
 			visited[e.typ] = true
 			for i := range e.typ.NumField() {
-				sf := e.typ.Field(i)
-				if sf.Anonymous {
-					et := sf.Type
-					if et.Kind() == reflect.Pointer {
-						et = et.Elem()
+				f, inner, ok := encodedField(e.typ.Field(i), append(slices.Clip(e.index), i))
+				switch {
+				case !ok:
+				case inner != nil: // its fields are read at the next level
+					if nextCount[inner]++; nextCount[inner] == 1 {
+						next = append(next, embedded{inner, f.index})
 					}
-					if !sf.IsExported() && et.Kind() != reflect.Struct {
-						continue // an unexported non-struct type: nothing to promote
+				default:
+					fields = append(fields, f)
+					if count[e.typ] > 1 {
+						fields = append(fields, f) // a duplicate, so that the name annihilates
 					}
-				} else if !sf.IsExported() {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ := strings.Cut(tag, ",")
-				if !validTag(name) {
-					name = ""
-				}
-				index := append(slices.Clip(e.index), i)
-				ft := sf.Type
-				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					// An embedded struct without a name of its own: its
-					// fields are read at the next level.
-					nextCount[ft]++
-					if nextCount[ft] == 1 {
-						next = append(next, embedded{ft, index})
-					}
-					continue
-				}
-				f := structField{name: name, tagged: name != "", index: index, typ: sf.Type}
-				if f.name == "" {
-					f.name = sf.Name
-				}
-				f.key = string(appendString(nil, f.name)) + ":"
-				for o := range strings.SplitSeq(opts, ",") {
-					switch o {
-					case "omitempty":
-						f.omitEmpty = true
-					case "omitzero":
-						f.omitZero = true
-						f.isZero = zeroFunc(sf.Type)
-					case "string":
-						f.quoted = quotable(ft.Kind())
-					}
-				}
-				fields = append(fields, f)
-				if count[e.typ] > 1 {
-					fields = append(fields, f) // a duplicate, so that the name annihilates below
 				}
 			}
 		}
 	}
+	return fields
+}
 
-	// Per name, the field at the shallowest depth wins, a tagged one before
-	// an untagged one; two at the same depth and tagging hide each other.
+// embedded is a struct type embedded in the one typeFields reads, at index.
+type embedded struct {
+	typ   reflect.Type
+	index []int
+}
+
+// encodedField returns the field that sf, at index, encodes as; or, for an
+// embedded struct without a name of its own, the struct whose fields are
+// read in its place (inner); ok is false for a field that is not encoded.
+func encodedField(sf reflect.StructField, index []int) (f structField, inner reflect.Type, ok bool) {
+	if sf.Anonymous {
+		et := sf.Type
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		if !sf.IsExported() && et.Kind() != reflect.Struct {
+			return f, nil, false // an unexported non-struct type: nothing to promote
+		}
+	} else if !sf.IsExported() {
+		return f, nil, false
+	}
+	tag := sf.Tag.Get("json")
+	if tag == "-" {
+		return f, nil, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if !validTag(name) {
+		name = ""
+	}
+	ft := sf.Type
+	if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+		return structField{index: index}, ft, true
+	}
+	f = structField{name: name, tagged: name != "", index: index, typ: sf.Type}
+	if f.name == "" {
+		f.name = sf.Name
+	}
+	f.key = string(jsonwire.AppendMarshalString(nil, f.name)) + ":"
+	for o := range strings.SplitSeq(opts, ",") {
+		switch o {
+		case "omitempty":
+			f.omitEmpty = true
+		case "omitzero":
+			f.omitZero = true
+			f.isZero = zeroFunc(sf.Type)
+		case "string":
+			f.quoted = quotable(ft.Kind())
+		}
+	}
+	return f, nil, true
+}
+
+// dominantFields keeps, per name, the field at the shallowest depth, a
+// tagged one before an untagged one; two at the same depth and tagging hide
+// each other. It returns them in the order of their indexes.
+func dominantFields(fields []structField) []structField {
 	slices.SortFunc(fields, func(a, b structField) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c

@@ -1,6 +1,7 @@
-package fallback
+package reference
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -8,19 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/fallback"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
-
-// ValueOptions are the masking options that apply to Go values.
-type ValueOptions struct {
-	Arrays         bool // SPEC B4, for a value that encodes to an array
-	DropMismatched bool // SPEC A6
-	Strict         bool // SPEC B5: a value that would pass through is a *NotObjectError
-	MaxDepth       int  // SPEC V2: nesting of the value; 0 for tokenizer.DefaultMaxDepth
-}
 
 // ReferenceValue is the reference for ValueEncoder.Append, the simple way:
 // it appends the JSON encoding of v, masked by prog, to dst: what
@@ -33,17 +28,14 @@ type ValueOptions struct {
 // struct with embedded fields or ",string" options, a map with other keys) is
 // encoded whole by encoding/json and then masked. The root takes the path
 // that the same value takes nested: only what it encodes to decides whether
-// it is masked. A value nested deeper than opt.MaxDepth gives a *DepthError.
-func ReferenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
-	dst, err := referenceValue(dst, prog, v, opt)
-	return dst, finish(err)
-}
-
-func referenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) ([]byte, error) {
+// it is masked. A value nested deeper than opt.MaxDepth gives a
+// *fallback.DepthError (without its Pointer).
+func ReferenceValue(dst []byte, prog *compile.Program, v any, opt fallback.ValueOptions) ([]byte, error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = tokenizer.DefaultMaxDepth
 	}
-	w := &valueWriter{prog: prog, opt: opt}
+	w := &valueWriter{opt: opt}
+	root := maskOf(prog, 0)
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
 		return passThrough(dst, []byte("null"), opt)
@@ -63,12 +55,12 @@ func referenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) 
 			return dst, err
 		}
 		if b[0] == '{' || b[0] == '[' && opt.Arrays {
-			dst, _, err = w.maskBytes(dst, 0, b, 0)
+			dst, _, err = w.maskBytes(dst, root, b, 0)
 			return dst, err
 		}
 		return passThrough(dst, b, opt)
 	case isObject(e) || isArray(e) && opt.Arrays:
-		dst, _, err = w.nested(dst, 0, rv, 1)
+		dst, _, err = w.nested(dst, root, rv, 1)
 		return dst, err
 	}
 	b, err := marshal(rv)
@@ -80,16 +72,15 @@ func referenceValue(dst []byte, prog *compile.Program, v any, opt ValueOptions) 
 
 // passThrough appends b, the encoding of a root that is not masked, as it
 // is (SPEC B3), or rejects it (B5).
-func passThrough(dst, b []byte, opt ValueOptions) ([]byte, error) {
+func passThrough(dst, b []byte, opt fallback.ValueOptions) ([]byte, error) {
 	if opt.Strict {
-		return dst, &NotObjectError{First: b[0], Arrays: opt.Arrays}
+		return dst, &fallback.NotObjectError{First: b[0], Arrays: opt.Arrays}
 	}
 	return append(dst, b...), nil
 }
 
 type valueWriter struct {
-	prog *compile.Program
-	opt  ValueOptions
+	opt fallback.ValueOptions
 }
 
 // opaque reports whether v is encoded by a method of its own (encoding/json
@@ -190,34 +181,38 @@ type member struct {
 	value reflect.Value
 }
 
-// object writes the members of the struct or map v that node keeps.
-func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
+// object writes the members of the struct or map v that rm keeps.
+func (w *valueWriter) object(dst []byte, rm *refMask, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, &DepthError{Limit: w.opt.MaxDepth}
+		return dst, &fallback.DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '{')
 	wrote := false
 	var err error
 	for _, m := range members(v) {
-		e := w.prog.Lookup(node, []byte(keyOf(m.key))) // a byte that is not UTF-8 is written, and so read, as U+FFFD
-		if e == compile.NoEntry {
+		key, _ := json.Marshal(m.key) // encoding/json's escaping, HTML included
+		var name string               // as Append reads it: a byte that is not UTF-8 is written, and so read, as U+FFFD
+		if err := json.Unmarshal(key, &name); err != nil {
+			return dst, err
+		}
+		entry := rm.entry(name)
+		if entry == nil {
 			continue
 		}
 		mark := len(dst)
 		if wrote {
 			dst = append(dst, ',')
 		}
-		key, _ := json.Marshal(m.key) // encoding/json's escaping, HTML included
 		dst = append(append(dst, key...), ':')
 		kept := true
-		if n := w.prog.Entry(e).Node; n == compile.Keep {
+		if entry.keep {
 			var b []byte
 			if b, err = w.marshalAt(m.value, depth); err != nil {
-				return dst, under(err, m.key)
+				return dst, err
 			}
 			dst = append(dst, b...)
-		} else if dst, kept, err = w.nested(dst, n, m.value, depth+1); err != nil {
-			return dst, under(err, m.key)
+		} else if dst, kept, err = w.nested(dst, entry, m.value, depth+1); err != nil {
+			return dst, err
 		}
 		if !kept {
 			dst = dst[:mark] // SPEC A6: the member goes, key and all
@@ -228,10 +223,10 @@ func (w *valueWriter) object(dst []byte, node int32, v reflect.Value, depth int)
 	return append(dst, '}'), nil
 }
 
-// array writes the elements of v, each masked by node (SPEC A3).
-func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) ([]byte, error) {
+// array writes the elements of v, each masked by rm (SPEC A3).
+func (w *valueWriter) array(dst []byte, rm *refMask, v reflect.Value, depth int) ([]byte, error) {
 	if depth > w.opt.MaxDepth {
-		return dst, &DepthError{Limit: w.opt.MaxDepth}
+		return dst, &fallback.DepthError{Limit: w.opt.MaxDepth}
 	}
 	dst = append(dst, '[')
 	wrote := false
@@ -242,8 +237,8 @@ func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) 
 		}
 		var kept bool
 		var err error
-		if dst, kept, err = w.nested(dst, node, v.Index(i), depth+1); err != nil {
-			return dst, underIndex(err, i)
+		if dst, kept, err = w.nested(dst, rm, v.Index(i), depth+1); err != nil {
+			return dst, err
 		}
 		if !kept {
 			dst = dst[:mark]
@@ -254,15 +249,15 @@ func (w *valueWriter) array(dst []byte, node int32, v reflect.Value, depth int) 
 	return append(dst, ']'), nil
 }
 
-// nested writes v where the nested mask node applies, and reports whether
+// nested writes v where the nested mask rm applies, and reports whether
 // anything was written (a scalar is dropped under SPEC A6).
-func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int) ([]byte, bool, error) {
+func (w *valueWriter) nested(dst []byte, rm *refMask, v reflect.Value, depth int) ([]byte, bool, error) {
 	if opaque(v) {
 		b, err := marshal(v)
 		if err != nil {
 			return dst, false, err
 		}
-		return w.maskBytes(dst, node, b, depth-1)
+		return w.maskBytes(dst, rm, b, depth-1)
 	}
 	e, isNil := deref(v)
 	switch {
@@ -272,12 +267,12 @@ func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int)
 		}
 		return append(dst, "null"...), true, nil
 	case opaque(e):
-		return w.nested(dst, node, e, depth)
+		return w.nested(dst, rm, e, depth)
 	case isObject(e):
-		dst, err := w.object(dst, node, e, depth)
+		dst, err := w.object(dst, rm, e, depth)
 		return dst, true, err
 	case isArray(e):
-		dst, err := w.array(dst, node, e, depth)
+		dst, err := w.array(dst, rm, e, depth)
 		return dst, true, err
 	case refused(e):
 		_, err := marshal(e) // encoding/json says why
@@ -295,7 +290,7 @@ func (w *valueWriter) nested(dst []byte, node int32, v reflect.Value, depth int)
 func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
 	b, err := marshal(v)
 	if err == nil && depth+nesting(b) > w.opt.MaxDepth {
-		err = &DepthError{Limit: w.opt.MaxDepth}
+		err = &fallback.DepthError{Limit: w.opt.MaxDepth}
 	}
 	if err == nil && !utf8.Valid(b) { // from a MarshalJSON method: see errInvalidUTF8
 		err = &json.MarshalerError{Type: v.Type(), Err: errInvalidUTF8}
@@ -303,74 +298,21 @@ func (w *valueWriter) marshalAt(v reflect.Value, depth int) ([]byte, error) {
 	return b, err
 }
 
-// nesting returns how deep the containers of the valid JSON b nest.
-func nesting(b []byte) int {
-	d, most, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			if d++; d > most {
-				most = d
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return most
-}
-
 // maskBytes writes b, a JSON encoding found inside containers nested depth
-// deep, masked by node, as the reference does.
-func (w *valueWriter) maskBytes(dst []byte, node int32, b []byte, depth int) ([]byte, bool, error) {
+// deep, masked by rm.
+func (w *valueWriter) maskBytes(dst []byte, rm *refMask, b []byte, depth int) ([]byte, bool, error) {
 	if depth+nesting(b) > w.opt.MaxDepth {
-		return dst, false, &DepthError{Limit: w.opt.MaxDepth}
+		return dst, false, &fallback.DepthError{Limit: w.opt.MaxDepth}
 	}
 	tree, err := decode(b, w.opt.MaxDepth)
 	if err != nil {
 		return dst, false, err
 	}
-	kept, ok := applyProgram(w.prog, node, tree, w.opt.DropMismatched)
+	kept, ok := apply(rm, tree, Options{DropMismatched: w.opt.DropMismatched})
 	if !ok {
 		return dst, false, nil
 	}
 	return encode(dst, kept), true, nil
-}
-
-// applyProgram is apply with a Program's nodes instead of a refMask.
-func applyProgram(prog *compile.Program, mask int32, n *node, dropMismatched bool) (*node, bool) {
-	switch n.kind {
-	case tokenizer.ObjectStart:
-		out := &node{kind: n.kind}
-		for i, k := range n.keys {
-			e := prog.Lookup(mask, []byte(unescape(k)))
-			if e == compile.NoEntry {
-				continue
-			}
-			v := n.kids[i]
-			if sub := prog.Entry(e).Node; sub != compile.Keep {
-				var ok bool
-				if v, ok = applyProgram(prog, sub, v, dropMismatched); !ok {
-					continue
-				}
-			}
-			out.keys, out.kids = append(out.keys, k), append(out.kids, v)
-		}
-		return out, true
-	case tokenizer.ArrayStart:
-		out := &node{kind: n.kind}
-		for _, e := range n.kids {
-			if e, ok := applyProgram(prog, mask, e, dropMismatched); ok {
-				out.kids = append(out.kids, e)
-			}
-		}
-		return out, true
-	}
-	return n, !dropMismatched
 }
 
 // members returns the members of the struct or map v in encoding/json's
@@ -398,7 +340,7 @@ func members(v reflect.Value) []member {
 	var ms []member
 	for _, f := range fieldsOf(v.Type()) {
 		fv := v.Field(f.index)
-		if f.omitEmpty && isEmpty(fv) || f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv)) {
+		if f.omitEmpty && empty(fv) || f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv)) {
 			continue
 		}
 		ms = append(ms, member{f.name, fv})
@@ -439,7 +381,7 @@ func fieldsOf(t reflect.Type) []refField {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if !validTag(name) {
+		if !validName(name) {
 			name = ""
 		}
 		if name == "" {
@@ -451,7 +393,7 @@ func fieldsOf(t reflect.Type) []refField {
 			case "omitempty":
 				f.omitEmpty = true
 			case "omitzero":
-				f.omitZero, f.isZero = true, zeroFunc(sf.Type)
+				f.omitZero, f.isZero = true, zeroTest(sf.Type)
 			case "string":
 				fs = nil
 			}
@@ -465,4 +407,113 @@ func fieldsOf(t reflect.Type) []refField {
 	}
 	refFields.Store(t, fs)
 	return fs
+}
+
+// nesting returns how deep the containers of the valid JSON b nest: the
+// depth of its tree.
+func nesting(b []byte) int {
+	n, err := decode(b, 0)
+	if err != nil {
+		return 0
+	}
+	var depth func(n *node) int
+	depth = func(n *node) int {
+		if n.kind.IsScalar() {
+			return 0
+		}
+		most := 0
+		for _, m := range n.members {
+			most = max(most, depth(m.value))
+		}
+		for _, e := range n.elements {
+			most = max(most, depth(e))
+		}
+		return 1 + most
+	}
+	return depth(n)
+}
+
+// maskOf returns node of prog as a refMask, so that values are masked by
+// maps, as documents are, not by the Program's lookup.
+func maskOf(prog *compile.Program, node int32) *refMask {
+	rm := &refMask{sub: map[string]*refMask{}}
+	for e := range prog.Members(node) {
+		entry := prog.Entry(e)
+		sub := &refMask{keep: true}
+		if entry.Node != compile.Keep {
+			sub = maskOf(prog, entry.Node)
+		}
+		if entry.Wildcard {
+			rm.other = sub
+		} else {
+			rm.sub[entry.Key] = sub
+		}
+	}
+	return rm
+}
+
+// encoding/json's rules for struct fields and the methods it calls, written
+// again from its documentation rather than shared with fallback's.
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	zeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
+)
+
+// errInvalidUTF8 is the reference's own error for a MarshalJSON method
+// whose output is not UTF-8, which AppendValue refuses.
+var errInvalidUTF8 = errors.New("invalid UTF-8 in a MarshalJSON method's output")
+
+// validName reports whether a json tag's name is one encoding/json uses:
+// not empty, and only letters, digits and the punctuation it allows.
+func validName(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(c rune) bool {
+		return !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c)
+	})
+}
+
+// empty is omitempty's test: false, 0, a nil pointer or interface, and an
+// empty array, slice, map or string. A struct is never empty.
+func empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Struct, reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return false
+	}
+	return v.IsZero()
+}
+
+// zeroTest returns omitzero's test for a field of type t when t has an
+// IsZero method (on its value or its pointer), nil when the zero value
+// decides. A nil pointer or interface is zero without a call.
+func zeroTest(t reflect.Type) func(reflect.Value) bool {
+	if !t.Implements(zeroerType) && !reflect.PointerTo(t).Implements(zeroerType) {
+		return nil
+	}
+	return func(v reflect.Value) bool {
+		if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+			return true
+		}
+		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil() {
+			return true
+		}
+		if !t.Implements(zeroerType) {
+			c := reflect.New(t) // a copy, to call the method on its address
+			c.Elem().Set(v)
+			v = c
+		}
+		return v.MethodByName("IsZero").Call(nil)[0].Bool()
+	}
+}
+
+// isBytes reports whether t is a slice of bytes, which encoding/json writes
+// as a base64 string (unless its elements have methods of their own).
+func isBytes(t reflect.Type) bool {
+	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Uint8 {
+		return false
+	}
+	e := reflect.PointerTo(t.Elem())
+	return !e.Implements(marshalerType) && !e.Implements(textMarshalerType)
 }

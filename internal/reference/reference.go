@@ -1,9 +1,10 @@
-package fallback
+package reference
 
 import (
 	"bytes"
 	"errors"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -47,8 +48,7 @@ func Reference(mask, doc []byte, opt Options) ([]byte, error) {
 
 // referenceDoc masks one document.
 func referenceDoc(rm *refMask, doc []byte, opt Options) ([]byte, error) {
-	body := bytes.TrimPrefix(doc, []byte("\xEF\xBB\xBF"))
-	body = bytes.TrimLeft(body, " \t\r\n")
+	body := jsonwire.TrimLead(doc)
 	if len(body) == 0 || body[0] != '{' && !(body[0] == '[' && opt.Arrays) {
 		return append([]byte{}, doc...), nil // SPEC B3: as it is
 	}
@@ -84,10 +84,10 @@ func toMask(n *node, wildcards bool) (*refMask, error) {
 		return nil, errors.New("mask is not an object")
 	}
 	rm := &refMask{sub: map[string]*refMask{}}
-	for i, k := range n.keys {
-		key := unescape(k)
+	for _, m := range n.members {
+		key := unescape(m.key)
 		var e *refMask
-		switch v := n.kids[i]; v.kind {
+		switch v := m.value; v.kind {
 		case tokenizer.True:
 			e = &refMask{keep: true}
 		case tokenizer.ObjectStart:
@@ -120,33 +120,28 @@ func apply(rm *refMask, n *node, opt Options) (*node, bool) {
 	switch n.kind {
 	case tokenizer.ObjectStart: // A1, A2, A5
 		out := &node{kind: n.kind}
-		for i, k := range n.keys {
-			entry := rm.entry(unescape(k))
+		for _, m := range n.members {
+			entry := rm.entry(unescape(m.key))
 			if entry == nil {
 				continue
 			}
-			v := n.kids[i]
 			if !entry.keep {
 				var ok bool
-				if v, ok = apply(entry, v, opt); !ok {
+				if m.value, ok = apply(entry, m.value, opt); !ok {
 					continue
 				}
 			}
-			out.keys, out.kids = append(out.keys, k), append(out.kids, v)
+			out.members = append(out.members, m)
 		}
 		return out, true
 	case tokenizer.ArrayStart: // A3
 		out := &node{kind: n.kind}
-		for _, e := range n.kids {
+		for _, e := range n.elements {
 			if e, ok := apply(rm, e, opt); ok {
-				out.kids = append(out.kids, e)
+				out.elements = append(out.elements, e)
 			}
 		}
 		return out, true
 	}
 	return n, !opt.DropMismatched // A4, A6
-}
-
-func unescape(rawKey []byte) string {
-	return string(tokenizer.AppendUnescaped(nil, rawKey[1:len(rawKey)-1]))
 }
