@@ -24,6 +24,14 @@
 //     their outputSchema, and the first page gains the read_variable tool.
 //   - read_variable calls (P5), which the proxy answers itself from the
 //     store, under the budget of the tool that made the variable.
+//   - tasks (P8, MCP 2025-11-25): a tools/call result that creates a task
+//     passes with its task as it is (a masked tool's loses the members
+//     MCP does not define for it), and the proxy remembers the task's
+//     tool; tasks/result then gets that tool's mask and budget, as a
+//     tools/call result would. A tasks/result of a task the proxy did not
+//     see created (before it started, or forgotten past 65,536 tasks) is
+//     refused with a JSON-RPC error while some tool is masked, since it
+//     could be that tool's; without masks it gets the default budget.
 //
 // # Configuration
 //

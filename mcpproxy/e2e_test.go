@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "-mcptest.serve" {
 		os.Exit(serveMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "-mcptest.tasks" {
+		os.Exit(tasksMain())
+	}
 	code := m.Run()
 	if bin.path != "" {
 		os.RemoveAll(filepath.Dir(bin.path))

@@ -31,6 +31,7 @@ type Proxy struct {
 	// listRewrites: tools/list results are rewritten (read_variable is
 	// added, or some tool loses its outputSchema).
 	listRewrites bool
+	anyMask      bool // some tool has a mask: a task result that cannot be attributed is refused (P8)
 	grace        time.Duration
 	log          io.Writer
 
@@ -128,6 +129,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		p.tools[name] = t
 		p.readVar = p.readVar || budget > 0
 		p.listRewrites = p.listRewrites || t.rewrites()
+		p.anyMask = p.anyMask || mask != nil
 	}
 	p.listRewrites = p.listRewrites || p.readVar || p.def.rewrites()
 	return p, nil
@@ -160,6 +162,15 @@ func (p *Proxy) toolFor(name string) *tool {
 		return t
 	}
 	return p.def
+}
+
+// callTool returns what the proxy does to the result of a call: its
+// tool's, or the default for a task result that cannot be attributed.
+func (p *Proxy) callTool(c *call) *tool {
+	if c.unattributed {
+		return p.def
+	}
+	return p.toolFor(c.tool)
 }
 
 // made remembers that a tool's processor made a variable, so that

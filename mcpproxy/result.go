@@ -77,7 +77,7 @@ type item struct {
 // (the payload is not valid JSON, the result is malformed, a text holds
 // other JSON than the payload) becomes an error result that says why.
 func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
-	t := s.p.toolFor(c.tool)
+	t := s.p.callTool(c)
 	masked := t.mask != nil
 	fail := func(why string) []byte {
 		if !masked {
@@ -98,6 +98,12 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	structured, twiceS := find(ms, "structuredContent")
 	if twiceC || twiceS {
 		return fail("the result has two content or structuredContent members")
+	}
+	if task, twice := find(ms, "task"); task != nil && c.method == toolsCall {
+		return s.taskCreated(c, msg, res, ms, task, twice, fail)
+	}
+	if !t.rewrites() {
+		return msg // a call noted for the task it might have created
 	}
 	if rt, _ := find(ms, "resultType"); rt != nil {
 		if v, _ := text(msg, rt.val); v != "" && v != "complete" {
@@ -216,6 +222,51 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		if m.key != "content" && m.key != "structuredContent" && (defined(m.key) || !masked) {
 			b = append(append(b, ','), m.raw(msg)...)
 		}
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// taskCreated handles a tools/call result that created a task (SPEC P8,
+// MCP's CreateTaskResult): the proxy remembers the task's tool, so that
+// tasks/result gets that tool's mask and budget, and passes the result on
+// with its task as it is. A masked tool's result loses the members MCP does
+// not define for it. One whose task has no id cannot be attributed: for a
+// masked tool it becomes an error result.
+func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *member, twice bool, fail func(string) []byte) []byte {
+	if twice {
+		return fail("the result has two task members")
+	}
+	var ps parser
+	var id string
+	ok := false
+	if msg[task.val.start] == '{' {
+		if tms, err := ps.members(msg, task.val, true); err == nil {
+			if tid, twice := find(tms, "taskId"); tid != nil && !twice {
+				id, ok = text(msg, tid.val)
+			}
+		}
+	}
+	if !ok {
+		return fail("the task it created has no taskId")
+	}
+	s.taskMade(id, c.tool)
+	if s.p.callTool(c).mask == nil {
+		return msg
+	}
+	b := []byte{'{'}
+	dropped := false
+	for _, m := range ms {
+		if m.key != "task" && m.key != "_meta" && m.key != "resultType" {
+			dropped = true
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, m.raw(msg)...)
+	}
+	if !dropped {
+		return msg
 	}
 	return splice(msg, res, append(b, '}'))
 }

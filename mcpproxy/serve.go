@@ -30,31 +30,61 @@ type session struct {
 	server io.Writer // the server's stdin, written by fromClient only
 
 	mu       sync.Mutex
-	pending  map[string]*call // requests sent to the server whose results are rewritten, by id
-	busy     map[string]*call // results being processed, by id
-	work     sync.WaitGroup   // results being processed, and read_variable calls being answered
-	stopping bool             // Run is ending: no more work
-	slots    chan struct{}    // bounds how many results are processed at once
+	pending  map[string]*call  // requests sent to the server whose results are rewritten, by id
+	busy     map[string]*call  // results being processed, by id
+	work     sync.WaitGroup    // results being processed, and read_variable calls being answered
+	stopping bool              // Run is ending: no more work
+	slots    chan struct{}     // bounds how many results are processed at once
+	tasks    map[string]string // the tool of each task a tools/call created, by task id (SPEC P8)
 }
 
 // call is a request of the client whose result the proxy rewrites.
 type call struct {
-	method    string // "tools/list" or "tools/call"
-	tool      string // the tool called
-	first     bool   // tools/list: the first page (no cursor)
-	cancelled bool
-	cancel    context.CancelFunc // while its result is processed
+	method string // "tools/list" or "tools/call"
+	tool   string // the tool called
+	first  bool   // tools/list: the first page (no cursor)
+	// task: a tools/call that asks for a task (params.task), noted whatever
+	// its tool, so that the proxy learns the task's id from its result.
+	task bool
+	// unattributed: a tasks/result of a task the proxy did not see created;
+	// its result gets the default tool's budget (there is no mask then).
+	unattributed bool
+	cancelled    bool
+	cancel       context.CancelFunc // while its result is processed
 }
 
 const (
-	toolsList = "tools/list"
-	toolsCall = "tools/call"
+	toolsList   = "tools/list"
+	toolsCall   = "tools/call"
+	tasksResult = "tasks/result"
 )
+
+// maxTasks bounds the tasks remembered: past it they are forgotten, and a
+// forgotten task's result is refused when some tool is masked.
+const maxTasks = 1 << 16
+
+// taskTool returns the tool whose tools/call created the task id.
+func (s *session) taskTool(id string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tool, ok := s.tasks[id]
+	return tool, ok
+}
+
+// taskMade remembers the tool of a task.
+func (s *session) taskMade(id, tool string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.tasks) >= maxTasks {
+		clear(s.tasks)
+	}
+	s.tasks[id] = tool
+}
 
 func newSession(p *Proxy, stdout, server io.Writer) *session {
 	return &session{
 		p: p, ctx: context.Background(), out: newClientWriter(stdout), server: server,
-		pending: map[string]*call{}, busy: map[string]*call{},
+		pending: map[string]*call{}, busy: map[string]*call{}, tasks: map[string]string{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 }

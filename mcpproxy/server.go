@@ -29,7 +29,7 @@ func (s *session) serverLine(ps *parser, line []byte) {
 			s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
 		case c == nil:
 			s.out.write(line)
-		case c.method == toolsCall && s.hasResult(ms):
+		case c.method != toolsList && s.hasResult(ms):
 			// Processed on its own, so that the messages behind it are not held up.
 			msg := bytes.Clone(line)
 			ctx := s.busyCall(key, c)
