@@ -44,6 +44,7 @@ type tool struct {
 	mask   *jsonmask.Mask
 	proc   *toolresult.Processor // section 9 with the tool's mask and budget; nil when the budget is off
 	arrays bool
+	strict bool // a masked result whose payload the mask would pass is withheld
 }
 
 // rewrites reports whether the tool's results may be rewritten.
@@ -104,7 +105,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
 	}
 	p.reader = reader
-	if p.def, err = newTool(reader, nil, cfg.Budget, false); err != nil {
+	if p.def, err = newTool(reader, nil, cfg.Budget, ToolConfig{}); err != nil {
 		return nil, err
 	}
 	p.readVar = cfg.Budget > 0
@@ -122,7 +123,8 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 				return nil, fmt.Errorf("jsonmask: config: tools.%s.response_mask: %w", name, unprefix(err))
 			}
 		}
-		t, err := newTool(reader, mask, budget, tc.Arrays)
+		tc.Strict = tc.Strict || cfg.Strict
+		t, err := newTool(reader, mask, budget, tc)
 		if err != nil {
 			return nil, err
 		}
@@ -135,11 +137,12 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 	return p, nil
 }
 
-func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, arrays bool) (*tool, error) {
-	t := &tool{mask: mask, arrays: arrays}
+func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc ToolConfig) (*tool, error) {
+	t := &tool{mask: mask, arrays: tc.Arrays, strict: tc.Strict}
 	if budget > 0 {
 		var err error
-		if t.proc, err = base.With(toolresult.WithBudget(budget), toolresult.WithMask(mask)); err != nil {
+		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions)}
+		if t.proc, err = base.With(opts...); err != nil {
 			return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
 		}
 	}

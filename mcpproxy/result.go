@@ -141,6 +141,14 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 			}
 		}
 	}
+	if masked {
+		if why := unmaskedWhy(payload, t.arrays); why != "" {
+			if t.strict {
+				return fail("strict: " + why)
+			}
+			s.p.logf("tools/call %q: the result passes unmasked: %s", c.tool, why)
+		}
+	}
 	unknown := false
 	for _, m := range ms {
 		unknown = unknown || !defined(m.key)
@@ -269,6 +277,24 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 		return msg
 	}
 	return splice(msg, res, append(b, '}'))
+}
+
+// unmaskedWhy says why a masked tool's payload would pass its mask
+// unmasked (SPEC B3), or "" when the mask applies to it.
+func unmaskedWhy(payload []byte, arrays bool) string {
+	switch firstByte(payload[skipBOM(payload):]) {
+	case '{':
+		return ""
+	case '[':
+		if arrays {
+			return ""
+		}
+		return "its payload is a JSON array, which the mask masks only with the tool's \"arrays\" option"
+	}
+	if payload == nil {
+		return "it holds no JSON object to mask"
+	}
+	return "its payload is not a JSON object"
 }
 
 // defined reports whether MCP defines a member of a tools/call result.

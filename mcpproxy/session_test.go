@@ -56,7 +56,7 @@ func (l *lockedBuffer) take() string {
 // the benchmark's mask and the default budget of 7000; other tools pass as
 // they are (budget 0).
 const harnessConfig = `{"budget": 0, "tools": {
-	"m": {"response_mask": {"keep": true, "items": {"id": true, "status": true}, "count": true}, "budget": 100000},
+	"m": {"response_mask": {"keep": true, "items": {"id": true, "status": true}, "count": true}, "budget": 100000, "instructions": true},
 	"v": {"response_mask": {"keep": true}, "budget": 50},
 	"a": {"response_mask": {"keep": true}, "budget": 100000, "arrays": true},
 	"u": {"budget": 100000},

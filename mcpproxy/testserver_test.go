@@ -28,6 +28,7 @@ const (
 	smallJSON   = `{"id":"a1","status":"open","count":3,"secret":"` + canary + `","owner":{"name":"Ana","ssn":"` + canary + `"}}`
 	invalidJSON = `{"id":1,"secret":"` + canary + `" x}`
 	instrJSON   = `{"display_instructions_for_model":"Answer in one line.","id":7,"secret":"` + canary + `"}`
+	arrayJSON   = `[{"id":1,"secret":"` + canary + `"}]`
 	plainText   = "rate limited: try again in 30 s"
 	failText    = "upstream answered 503"
 )
@@ -120,7 +121,17 @@ func serveMain(args []string) int {
 		r.IsError = true
 		return r
 	})
-	add("instructions", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult(instrJSON) })
+	for _, name := range []string{"instructions", "instructions_on"} {
+		add(name, func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult(instrJSON) })
+	}
+	for _, name := range []string{"array", "array_strict", "prose_strict"} {
+		add(name, func(*mcp.CallToolRequest) *mcp.CallToolResult {
+			if name == "prose_strict" {
+				return textResult("the secret is " + canary)
+			}
+			return textResult(arrayJSON)
+		})
+	}
 	add("read_variable", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult("the server's own") })
 	add("sized", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Bytes int }

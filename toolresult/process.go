@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/schema"
@@ -27,7 +28,14 @@ type Processor struct {
 	mask   *jsonmask.Mask
 	store  Store
 	name   string
+	// noInstructions: display_instructions_for_model is data (C2's routing
+	// is off).
+	noInstructions bool
 }
+
+// MaxInstructionTokens caps the instructions a response carries (C2):
+// past it they are cut, at a character boundary.
+const MaxInstructionTokens = 2000
 
 // An Option configures a Processor.
 type Option func(*Processor) error
@@ -64,6 +72,14 @@ func WithTokenizer(t Tokenizer) Option {
 // options apply: WithStrict rejects bodies that are not objects, and so on.
 func WithMask(m *jsonmask.Mask) Option {
 	return func(p *Processor) error { p.mask = m; return nil }
+}
+
+// WithInstructions says whether a top-level display_instructions_for_model
+// member is taken out and returned as the instructions (SPEC C2), which
+// reach the model whatever the mask keeps. Off, the member is data like
+// any other, and the mask applies to it. Default: on.
+func WithInstructions(on bool) Option {
+	return func(p *Processor) error { p.noInstructions = !on; return nil }
 }
 
 // WithStore keeps variables in s. Default: a DirStore in
@@ -134,7 +150,7 @@ func (p *Processor) getStore() (Store, error) {
 // nothing of it is returned), r's, the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
-	return p.process(ctx, r, true)
+	return p.process(ctx, r, !p.noInstructions)
 }
 
 // process is Process; instructions says whether display_instructions_for_model
@@ -335,8 +351,14 @@ func (s *sink) finish(instr []string) (*Result, error) {
 	p := s.p
 	res := &Result{Tokens: Tokens{Budget: p.budget}}
 	if len(instr) > 0 {
-		res.Instructions = strings.Join(instr, "\n")
-		res.Tokens.Instructions = p.tok.Count([]byte(res.Instructions), -1)
+		// The instructions count against the budget (C2): the data gets
+		// what they leave, at least 1 token.
+		res.Instructions, res.Tokens.Instructions = capTokens(p.tok, strings.Join(instr, "\n"), MaxInstructionTokens)
+		if left := p.budget - res.Tokens.Instructions; left != p.budget {
+			q := *p
+			q.budget = max(left, 1)
+			s.p, p = &q, &q
+		}
 	}
 	if s.structured && !s.invalid {
 		if err := s.in.End(); err != nil {
@@ -384,6 +406,34 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		}
 	}
 	return s.variable(res)
+}
+
+// capTokens returns s cut, at a character boundary, to at most limit
+// tokens, and its count.
+func capTokens(tok Tokenizer, s string, limit int) (string, int) {
+	limit = max(limit, 0)
+	n := tok.Count([]byte(s), limit)
+	if n <= limit {
+		return s, n
+	}
+	// The longest prefix within the limit: a binary search on its length.
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		cut := mid
+		for cut > 0 && !utf8.RuneStart(s[cut]) && cut < len(s) {
+			cut--
+		}
+		if tok.Count([]byte(s[:cut]), limit) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
+		lo--
+	}
+	return s[:lo], tok.Count([]byte(s[:lo]), -1)
 }
 
 func (s *sink) hints() []Hint {

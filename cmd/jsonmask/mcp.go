@@ -27,8 +27,15 @@ after "--" in its arguments.
 
 The configuration (default: a budget of 7000 tokens for every tool):
 
-  {"budget": 25000, "encoding": "o200k_base", "store": "DIR",
-   "tools": {"NAME": {"response_mask": {...}, "budget": 7000, "arrays": true}}}
+  {"budget": 25000, "encoding": "o200k_base", "store": "DIR", "strict": false,
+   "tools": {"NAME": {"response_mask": {...}, "budget": 7000, "arrays": true,
+                      "strict": true, "instructions": false}}}
+
+A masked tool's result that its mask would pass unmasked (an array root
+without "arrays", text that is not JSON) passes with a warning on standard
+error, or with "strict" becomes an error result. "instructions" routes a
+result's display_instructions_for_model to the model (off by default: it
+is data, and the mask applies to it).
 
 exit status: the server's (128+N when signal N ended it); 1 when it could
 not be started; 2 usage or configuration.
