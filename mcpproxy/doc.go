@@ -13,9 +13,19 @@
 //     note, its schema and a preview. The result then holds one text with
 //     that model text, and structuredContent only when the masked data is
 //     within the budget and an object. A text that is the same JSON as the
-//     payload is dropped: the model gets it once. A masked tool's other
-//     content items (prose, images) are dropped too: they could carry what
-//     the mask drops. A masked tool's result
+//     payload is dropped: the model gets it once. The budget bounds the
+//     whole result: a tool without a mask keeps its other content items
+//     (prose, images), and the texts among them count against the budget;
+//     a masked tool's are dropped: they could carry what the mask drops.
+//     Real servers' shapes (server-filesystem's): a structuredContent
+//     {"content": "<text>"} whose text holds JSON has that JSON as its
+//     payload; around other text, for a tool without a mask, it is
+//     plaintext, sent once as a text item; one that repeats the content
+//     items ({"content": [<the items>]}, media say) goes, and the items
+//     stay as they are, never previewed as text. A masked tool's result
+//     whose payload the mask would pass unmasked (B3: an array root
+//     without "arrays", text that is not JSON) passes with a warning in
+//     the log, or becomes an error result under "strict". A masked tool's result
 //     that cannot be processed becomes an error result; it is never
 //     forwarded unmasked. (A tool without a mask whose result cannot be
 //     processed, say because the store fails, gets it as it is, with a

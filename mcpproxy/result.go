@@ -3,6 +3,8 @@ package mcpproxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
@@ -131,9 +133,22 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	var payload []byte
 	from := "structuredContent"
 	payloadItem := -1
+	unwrapped, repeated := false, false
 	if structured != nil {
-		payload = msg[structured.val.start:structured.val.end]
-	} else {
+		switch w := wrapped(&ps, msg, structured.val, content); {
+		case w.repeats:
+			// structuredContent repeats the content items (media, say):
+			// the content says it once (P3).
+			structured, repeated = nil, true
+		case w.text != nil && w.json:
+			payload, unwrapped, from = w.text, true, "structuredContent's text"
+		case w.text != nil && !masked:
+			return s.plainWrapped(msg, res, ms, items, w.text)
+		default:
+			payload = msg[structured.val.start:structured.val.end]
+		}
+	}
+	if structured == nil {
 		for i, it := range items {
 			if it.jsonLike != 0 {
 				payload, payloadItem, from = textBytes(msg, it.text), i, "text content"
@@ -154,7 +169,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		unknown = unknown || !defined(m.key)
 	}
 	if payload == nil && !(masked && unknown) {
-		return msg
+		return dropMembers(msg, res, ms, func(key string) bool { return repeated && key == "structuredContent" })
 	}
 	// A masked tool's rewritten result holds the model text alone (P3):
 	// other items, prose or images, could carry what the mask drops.
@@ -177,7 +192,15 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	switch {
 	case payload == nil: // a masked tool's result with members to drop
 	case t.proc != nil:
-		r, err = t.proc.Process(ctx, bytes.NewReader(payload))
+		// The budget bounds the whole result (P3): the texts kept beside
+		// the data count against it.
+		proc := t.proc
+		if extra := keptTokens(proc, msg, items, keep); extra > 0 {
+			proc, err = proc.With(toolresult.WithBudget(max(proc.Budget()-extra, 1)))
+		}
+		if err == nil {
+			r, err = proc.Process(ctx, bytes.NewReader(payload))
+		}
 	default: // the mask alone: the budget is off
 		var out []byte
 		if out, err = t.mask.Append(nil, payload); err == nil {
@@ -189,22 +212,15 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		return nil
 	case err != nil:
 		return fail("its " + from + " could not be processed: " + message(err))
+	case r != nil && r.Route == toolresult.Plaintext && unwrapped:
+		return s.plainWrapped(msg, res, ms, items, payload)
 	case r == nil || r.Route == toolresult.Plaintext:
-		if !(masked && unknown) {
-			return msg // C4: plaintext enters whole
-		}
-		// The members MCP defines, as they are.
-		b := []byte{'{'}
-		for _, m := range ms {
-			if defined(m.key) {
-				if len(b) > 1 {
-					b = append(b, ',')
-				}
-				b = append(b, m.raw(msg)...)
-			}
-		}
-		return splice(msg, res, append(b, '}'))
-	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "":
+		// C4: plaintext enters whole; a masked tool's result keeps only the
+		// members MCP defines.
+		return dropMembers(msg, res, ms, func(key string) bool {
+			return masked && !defined(key) || repeated && key == "structuredContent"
+		})
+	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "" && !unwrapped && !repeated:
 		return msg
 	case r.Route == toolresult.Variable:
 		s.p.made(r.Variable.Name, t.proc)
@@ -277,6 +293,114 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 		return msg
 	}
 	return splice(msg, res, append(b, '}'))
+}
+
+// wrap is what a result's structuredContent is to its content.
+type wrap struct {
+	// text is the string of a one-member object such as server-filesystem's
+	// {"content": "<text>"}, unescaped; json says it starts like a JSON
+	// object or array.
+	text []byte
+	json bool
+	// repeats: a one-member object whose array is the result's content
+	// itself, such as {"content": [<the content's items>]}.
+	repeats bool
+}
+
+// wrapped reads structuredContent at v, beside the result's content member
+// (nil for none).
+func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
+	if msg[v.start] != '{' {
+		return wrap{}
+	}
+	ms, err := ps.members(msg, v, true)
+	if err != nil || len(ms) != 1 {
+		return wrap{}
+	}
+	val := ms[0].val
+	switch msg[val.start] {
+	case '"':
+		c := firstChar(msg[val.start:val.end])
+		return wrap{text: textBytes(msg, val), json: c == '{' || c == '['}
+	case '[':
+		if content != nil && sameValue(msg[val.start:val.end], msg[content.val.start:content.val.end]) {
+			return wrap{repeats: true}
+		}
+	}
+	return wrap{}
+}
+
+// sameValue reports whether a and b are the same JSON value, objects'
+// members in any order (a server may serialize its content items twice
+// with two serializers); numbers are compared as written.
+func sameValue(a, b []byte) bool {
+	if sameJSON(a, b) {
+		return true
+	}
+	decode := func(raw []byte) (any, bool) {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		var v any
+		return v, d.Decode(&v) == nil
+	}
+	va, okA := decode(a)
+	vb, okB := decode(b)
+	return okA && okB && reflect.DeepEqual(va, vb)
+}
+
+// plainWrapped is a result whose structuredContent wraps plain text (C4, P3):
+// the text enters whole, once, as a text item; structuredContent goes.
+func (s *session) plainWrapped(msg []byte, res span, ms []member, items []item, text []byte) []byte {
+	for _, it := range items {
+		if it.text != (span{}) && bytes.Equal(textBytes(msg, it.text), text) {
+			return dropMembers(msg, res, ms, func(key string) bool { return key == "structuredContent" })
+		}
+	}
+	b := appendString([]byte(`{"content":[{"type":"text","text":`), string(text))
+	b = append(b, '}')
+	for _, it := range items {
+		b = append(append(b, ','), msg[it.start:it.end]...)
+	}
+	b = append(b, ']')
+	for _, m := range ms {
+		if m.key != "content" && m.key != "structuredContent" {
+			b = append(append(b, ','), m.raw(msg)...)
+		}
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// dropMembers returns msg with the members of the result at res for which
+// drop is true taken out (msg itself when there are none).
+func dropMembers(msg []byte, res span, ms []member, drop func(key string) bool) []byte {
+	b := []byte{'{'}
+	dropped := false
+	for _, m := range ms {
+		if drop(m.key) {
+			dropped = true
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, m.raw(msg)...)
+	}
+	if !dropped {
+		return msg
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// keptTokens counts the tokens of the text items kept beside the model
+// text, up to the budget (media are not text, and not counted).
+func keptTokens(proc *toolresult.Processor, msg []byte, items []item, keep []bool) int {
+	n := 0
+	for i, it := range items {
+		if keep[i] && it.text != (span{}) && n <= proc.Budget() {
+			n += proc.Tokenizer().Count(textBytes(msg, it.text), proc.Budget())
+		}
+	}
+	return n
 }
 
 // unmaskedWhy says why a masked tool's payload would pass its mask

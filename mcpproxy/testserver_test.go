@@ -3,6 +3,7 @@ package mcpproxy_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -32,6 +33,15 @@ const (
 	plainText   = "rate limited: try again in 30 s"
 	failText    = "upstream answered 503"
 )
+
+// proseText is a long text that is not JSON: 40,000 tokens or so.
+var proseText = strings.Repeat("The quick brown fox jumps over the lazy dog, and the file goes on.\n", 3000)
+
+// imageBytes is an image's bytes (not a real PNG: the proxy does not look),
+// and imageData their base64.
+var imageBytes = strings.Repeat("\x89PNG image bytes ", 20000)
+
+var imageData = base64.StdEncoding.EncodeToString([]byte(imageBytes))
 
 // largeDoc is the corpus' conversation items with a secret beside every
 // status: 2 MB of JSON.
@@ -132,6 +142,27 @@ func serveMain(args []string) int {
 			return textResult(arrayJSON)
 		})
 	}
+	// The shapes of server-filesystem's results (SPEC P3): a file's text
+	// as {"content": "<text>"} and as a text item; a media file's item as
+	// content and again in structuredContent.
+	fsText := func(text string) *mcp.CallToolResult {
+		return structured([]byte(`{"content":`+quote(text)+`}`), text)
+	}
+	add("fs_json", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(string(sizedDoc(100000))) })
+	add("fs_json_masked", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(string(sizedDoc(100000))) })
+	add("fs_text", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(proseText) })
+	add("fs_image", func(*mcp.CallToolRequest) *mcp.CallToolResult {
+		item := `{"type":"image","data":"` + imageData + `","mimeType":"image/png"}`
+		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte(imageBytes), MIMEType: "image/png"}}}
+		r.StructuredContent = json.RawMessage(`{"content":[` + item + `]}`)
+		return r
+	})
+	add("prose_plus", func(*mcp.CallToolRequest) *mcp.CallToolResult {
+		doc := sizedDoc(100000)
+		r := structured(doc, string(doc))
+		r.Content = append(r.Content, &mcp.TextContent{Text: strings.Repeat("A note that the server adds beside its data. ", 100)})
+		return r
+	})
 	add("read_variable", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult("the server's own") })
 	add("sized", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Bytes int }
