@@ -68,10 +68,16 @@
 //
 // # Lifecycle
 //
-// When the client's input ends, the server's input is closed; a server that
-// has not exited after a grace period ([WithGrace]) gets SIGTERM, and after
-// another SIGKILL. When the server's output ends, the results in
-// processing are written, and the server is waited for in the same way. The
+// The server runs in a process group of its own (on Unix), which the proxy
+// signals as a whole: servers are often started through npx or sh -c, and
+// the real server must not outlive the proxy. When the client's input
+// ends, the server's input is closed; a server that has not exited after
+// a grace period ([WithGrace], under a second by default, so that the
+// whole sequence fits inside an MCP client's own) gets SIGTERM, and after
+// another SIGKILL. When the proxy is told to stop (Run's context), at any
+// time, the server's input is closed and it gets SIGTERM at once. When
+// the server's output ends, the results in processing are written, and
+// the server is waited for in the same way. Every wait is bounded. The
 // exit status is the server's.
 //
 // # Security considerations

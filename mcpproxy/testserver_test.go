@@ -94,6 +94,7 @@ func serveMain(args []string) int {
 	record := fs.String("record", "", "record what the server reads and writes in `PREFIX`.in and .out")
 	pidfile := fs.String("pidfile", "", "write the server's pid to `FILE`")
 	stubborn := fs.Bool("stubborn", false, "ignore SIGTERM and the end of input")
+	ignoreEOF := fs.Bool("ignore-eof", false, "ignore the end of input (not SIGTERM)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -204,8 +205,8 @@ func serveMain(args []string) int {
 		out = nopCloser{io.MultiWriter(os.Stdout, fout)}
 	}
 	err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1})
-	if *stubborn {
-		select {} // until SIGKILL
+	if *stubborn || *ignoreEOF {
+		select {} // until SIGKILL (or SIGTERM, with -ignore-eof)
 	}
 	if err != nil && !strings.Contains(err.Error(), "EOF") && !strings.Contains(err.Error(), "closed") {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
