@@ -55,13 +55,16 @@
 // A message may be of any size: lines are read whole, without a limit. The
 // proxy remembers the id of each tools/list and tools/call it forwards whose
 // result it rewrites (ids compared as JSON values: "1" and 1 differ, 1 and
-// 1.0 do not). Messages that pass unchanged go out as soon as they are read,
-// in order. A tools/call result being processed goes out when it is done,
-// and the messages behind it are not held up: JSON-RPC matches responses by
-// id and sets no order between them, and MCP's notifications about a call
-// (progress) come before its response. Batches (JSON arrays of messages,
-// from older protocol versions) are read element by element: a batch with a
-// result to rewrite goes out whole when its results are done; read_variable
+// 1.0 do not). Messages go out in the order they came, in both directions:
+// one that passes goes out as soon as it is read, unless a tools/call or
+// tasks/result result before it from the server is still being processed;
+// then it waits behind that result, and reading the server goes on, up to
+// 4,096 messages or 64 MiB held, past which the server is not read until
+// the result is done. The proxy's own answers (read_variable, errors for
+// the requests it refuses) go out when they are ready. Batches (JSON
+// arrays of messages, from older protocol versions) are read element by
+// element: a batch with a result to rewrite goes out whole, in its place,
+// when its results are done; read_variable
 // calls in a batch are answered one by one. A call the client cancels
 // (notifications/cancelled) is not processed, or stops being processed, and
 // its result is not sent: the client ignores it.

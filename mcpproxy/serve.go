@@ -15,18 +15,18 @@ import (
 // client. Results to be rewritten are processed by goroutines of their own,
 // at most maxBusy at once, and written to the client when done.
 //
-// Order: the messages that pass unchanged go out in the order they came, in
-// both directions, each as soon as it is read. A rewritten tools/list result
-// goes out in order too (it is rewritten inline: it is small). A tools/call
-// result that is processed goes out when its processing ends, and may be
-// overtaken by messages that the server sent after it. That is safe for
-// JSON-RPC, whose responses are matched to requests by id and carry no order
-// between them; and for MCP, whose notifications about a request (progress)
-// come before its response and so are never delayed behind it.
+// Order: messages go out in the order they came, in both directions (SPEC
+// P1). A message that passes goes out as soon as it is read, unless a
+// result before it from the server is still being processed: it then waits
+// in line (package order.go), within bounds past which the server is not
+// read until the result is done. A rewritten tools/list result is
+// rewritten inline (it is small). The proxy's own answers (read_variable,
+// errors for requests it refuses) go out when they are ready.
 type session struct {
 	p      *Proxy
 	ctx    context.Context
 	out    *clientWriter
+	order  *ordered  // the server's messages to the client, in order
 	server io.Writer // the server's stdin, written by fromClient only
 
 	mu       sync.Mutex
@@ -82,8 +82,9 @@ func (s *session) taskMade(id, tool string) {
 }
 
 func newSession(p *Proxy, stdout, server io.Writer) *session {
+	out := newClientWriter(stdout)
 	return &session{
-		p: p, ctx: context.Background(), out: newClientWriter(stdout), server: server,
+		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
 		pending: map[string]*call{}, busy: map[string]*call{}, tasks: map[string]string{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
@@ -105,15 +106,20 @@ func (s *session) spawn(f func()) bool {
 	return true
 }
 
-// process runs f, which rewrites results, in a goroutine of its own once
-// fewer than cap(slots) do: the caller (the server's pump) waits until then.
-func (s *session) process(f func()) {
+// process runs f, which rewrites a result, in a goroutine of its own once
+// fewer than cap(slots) do: the caller (the server's pump) waits until
+// then. What f returns takes the result's place in the line of the
+// server's messages (nil: nothing is written), which the messages behind
+// it wait for.
+func (s *session) process(f func() []byte) {
+	sl := s.order.reserve()
 	s.slots <- struct{}{}
 	if !s.spawn(func() {
 		defer func() { <-s.slots }()
-		f()
+		s.order.fill(sl, f())
 	}) {
 		<-s.slots
+		s.order.fill(sl, nil)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func (s *session) serverLine(ps *parser, line []byte) {
 	switch firstByte(line) {
 	case 0:
-		s.out.write(line)
+		s.order.put(line)
 	case '{':
 		ms, err := ps.members(line, span{0, len(line)}, false)
 		if err != nil {
@@ -28,12 +28,12 @@ func (s *session) serverLine(ps *parser, line []byte) {
 		case ambiguous:
 			s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
 		case c == nil:
-			s.out.write(line)
+			s.order.put(line)
 		case c.method != toolsList && s.hasResult(ms):
-			// Processed on its own, so that the messages behind it are not held up.
+			// Processed on its own, so that reading the server goes on.
 			msg := bytes.Clone(line)
 			ctx := s.busyCall(key, c)
-			s.process(func() { s.send(key, c, s.respond(ctx, c, msg, ms)) })
+			s.process(func() []byte { return s.answer(key, c, s.respond(ctx, c, msg, ms)) })
 		default:
 			s.send(key, c, s.respond(s.ctx, c, line, ms))
 		}
@@ -118,9 +118,18 @@ func (s *session) busyCall(key string, c *call) context.Context {
 // send writes the response to a call, unless the client cancelled it or
 // there is none, and forgets the call.
 func (s *session) send(key string, c *call, msg []byte) {
-	if !s.finish(key, c) && msg != nil {
-		s.out.write(msg)
+	if msg = s.answer(key, c, msg); msg != nil {
+		s.order.put(msg)
 	}
+}
+
+// answer forgets a call, and returns its response unless the client
+// cancelled it.
+func (s *session) answer(key string, c *call, msg []byte) []byte {
+	if s.finish(key, c) {
+		return nil
+	}
+	return msg
 }
 
 // finish forgets a call, and reports whether the client cancelled it.
@@ -234,11 +243,11 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 		}
 	}
 	if !some {
-		s.out.write(line)
+		s.order.put(line)
 		return
 	}
 	msg := bytes.Clone(line)
-	s.process(func() {
+	s.process(func() []byte {
 		var out [][]byte
 		for i, e := range els {
 			j := jobs[i]
@@ -258,10 +267,11 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 				out = append(out, bytes.TrimRight(r, "\n"))
 			}
 		}
-		if len(out) > 0 {
-			b := append([]byte{'['}, bytes.Join(out, []byte{','})...)
-			s.out.write(append(b, "]\n"...))
+		if len(out) == 0 {
+			return nil
 		}
+		b := append([]byte{'['}, bytes.Join(out, []byte{','})...)
+		return append(b, "]\n"...)
 	})
 }
 

@@ -24,6 +24,7 @@ func tasksMain() int {
 	results := map[string]string{
 		"small": `{"content":[{"type":"text","text":` + quote(smallJSON) + `}],"structuredContent":` + smallJSON + `}`,
 		"sized": `{"content":[{"type":"text","text":` + quote(string(sizedDoc(200000))) + `}]}`,
+		"free":  `{"content":[{"type":"text","text":"free"}]}`,
 	}
 	tasks := map[string]string{"t-old": "small"}
 	in := bufio.NewReader(os.Stdin)
@@ -52,8 +53,11 @@ func tasksMain() int {
 			res = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"tasks","version":"1"}}`
 		case "tools/call":
 			if req.Params.Task == nil {
-				res = results[req.Params.Name]
-				break
+				// The result, and right behind it a notification about it.
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, results[req.Params.Name])
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after %s"}}`+"\n", req.ID)
+				out.Flush()
+				continue
 			}
 			n++
 			id := fmt.Sprintf("t-%d", n)
@@ -216,4 +220,29 @@ func TestTasks(t *testing.T) {
 			t.Fatalf("the result of a task made outside the session: %.300s", resp)
 		}
 	})
+}
+
+// TestOrder: the client gets the server's messages in the order the server
+// sent them (SPEC P1): a result being processed holds back the
+// notification the server wrote right behind it, whether the result is
+// rewritten (small: masked; sized: over the budget) or passes as it is
+// (free: no mask, no budget).
+func TestOrder(t *testing.T) {
+	const cfg = `{"budget": 500, "tools": {"small": {"response_mask": {"id": true}}, "free": {"budget": 0}}}`
+	rs := runRaw(t, cfg, "-mcptest.tasks")
+	rs.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "0")
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for i := 1; i <= n; i++ {
+		tool := []string{"small", "sized", "free"}[i%3]
+		id := fmt.Sprint(i)
+		_, before := rs.send(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"`+tool+`","arguments":{}}}`, id)
+		for _, l := range before {
+			if strings.Contains(l, `"after `+id+`"`) {
+				t.Fatalf("call %s (%s): the notification the server sent after the result came before it", id, tool)
+			}
+		}
+	}
 }
