@@ -134,8 +134,8 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 				return false
 			}
 		}
-		if c.tool == readVariable && s.p.readVar {
-			s.answerRead(rawID, line, pm)
+		if t := ownToolNamed(c.tool); t != nil && s.p.readVar {
+			s.answerOwn(t, key, rawID, line, pm)
 			return false
 		}
 		if task, _ := find(pm, "task"); task != nil {
@@ -159,7 +159,7 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 func (s *session) track(key string, rawID []byte, c *call) bool {
 	s.mu.Lock()
 	_, inUse := s.pending[key]
-	if _, busy := s.busy[key]; busy {
+	if _, busy := s.busy[key]; busy || s.own[key] {
 		inUse = true
 	}
 	if !inUse {

@@ -32,6 +32,7 @@ type session struct {
 	mu       sync.Mutex
 	pending  map[string]*call  // requests sent to the server whose results are rewritten, by id
 	busy     map[string]*call  // results being processed, by id
+	own      map[string]bool   // calls of the proxy's own tools being answered, by id
 	work     sync.WaitGroup    // results being processed, and read_variable calls being answered
 	stopping bool              // Run is ending: no more work
 	slots    chan struct{}     // bounds how many results are processed at once
@@ -85,7 +86,7 @@ func newSession(p *Proxy, stdout, server io.Writer) *session {
 	out := newClientWriter(stdout)
 	return &session{
 		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
-		pending: map[string]*call{}, busy: map[string]*call{}, tasks: map[string]string{},
+		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]bool{}, tasks: map[string]string{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 }

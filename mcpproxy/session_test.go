@@ -623,3 +623,36 @@ func TestStoreFails(t *testing.T) {
 		t.Fatalf("the client got %s", got)
 	}
 }
+
+// TestOwnToolIDs: a call of read_variable whose id is in use by a request
+// in flight is refused, as other duplicate ids are; so is a request whose
+// id is in use by a read_variable being answered.
+func TestOwnToolIDs(t *testing.T) {
+	h := newHarness(t)
+	h.call("5", "m")
+	readVar := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"read_variable","arguments":{"name":"var_000000000000"}}}`
+	}
+	if fwd, rep := h.client(readVar("5")); fwd != "" || strings.Count(rep, `"id":5`) != 1 || !strings.Contains(rep, "in use") {
+		t.Fatalf("a read_variable with the id of a call in flight: forwarded %q, answered %q", fwd, rep)
+	}
+	// Hold the read_variable being answered: every processing slot is taken.
+	for range cap(h.s.slots) {
+		h.s.slots <- struct{}{}
+	}
+	if fwd := h.s.clientLine(&h.ps, []byte(readVar("6")+"\n")); fwd != nil {
+		t.Fatalf("forwarded %q", fwd)
+	}
+	for _, line := range []string{readVar("6"), `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"m","arguments":{}}}`} {
+		if fwd := h.s.clientLine(&h.ps, []byte(line+"\n")); fwd != nil {
+			t.Fatalf("a request with the id of a read_variable in flight was forwarded: %q", fwd)
+		}
+	}
+	for range cap(h.s.slots) {
+		<-h.s.slots
+	}
+	h.s.wait()
+	if got := h.out.take(); strings.Count(got, `"id":6,"result"`) != 1 || strings.Count(got, `"id":6,"error"`) != 2 {
+		t.Fatalf("the client got %s", got)
+	}
+}
