@@ -8,7 +8,9 @@
 // [Processor.Process] reads a body once, streaming:
 //
 //  1. display_instructions_for_model members of an object body are taken
-//     out and returned as instructions (C2);
+//     out and returned as instructions (C2), unless [WithInstructions] is
+//     off; they are capped at [MaxInstructionTokens] and the data gets the
+//     budget they leave;
 //  2. the mask applies (sections 1 to 6);
 //  3. data that is not a JSON object or array is plaintext, returned whole
 //     (C4); structured data is held while it may still fit the budget, and
@@ -22,7 +24,12 @@
 //     budget (data of at most budget bytes needs no count to pass); data
 //     over the budget is committed as a variable named after its SHA-256
 //     (C6), and the model text is fitted to the budget (C8, C9): only pieces
-//     and the final text are counted.
+//     and the final text are counted. The preview adds breadth first,
+//     shallow scalars first; a container sampled shows its first member
+//     rather than {}; ids and URLs are shown whole or not at all; strings
+//     are cut at any length that fits. Data that costs fewer tokens than
+//     the smallest note about it passes as it is (unless the variable is
+//     named).
 //
 // [Processor.ReadVariable] answers the read_variable tool (SPEC P5): it reads
 // the part of a stored variable that a JSON Pointer names, or a range of an

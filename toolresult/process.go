@@ -90,6 +90,8 @@ func WithStore(s Store) Option {
 
 // WithName names the variable a response becomes, instead of var_ and the
 // first 12 hex digits of its SHA-256 (C6). For one call: p.With(WithName(n)).
+// A named response over the budget is always a variable, even when it costs
+// fewer tokens than the note about it.
 func WithName(name string) Option {
 	return func(p *Processor) error {
 		if name != "" && !validName(name) {
@@ -400,12 +402,36 @@ func (s *sink) finish(instr []string) (*Result, error) {
 			res.Hints = s.hints()
 			return res, nil
 		}
+		data := s.held
 		if err := s.spill(); err != nil {
 			s.discard()
 			return nil, err
 		}
+		r, err := s.variable(res)
+		if err == nil && r.OverBudget && p.name == "" {
+			// With a budget smaller than any note, data that costs no more
+			// than the note about it passes as it is (C8), unless the
+			// caller named the variable. It stays stored too, masked as it
+			// is.
+			if n := p.tok.Count(data, r.Tokens.Context); n <= r.Tokens.Context {
+				return cheaper(r, data, n), nil
+			}
+		}
+		return r, err
 	}
 	return s.variable(res)
+}
+
+// cheaper is the passthrough result of data that costs n tokens, no more
+// than the variable result r would.
+func cheaper(r *Result, data []byte, n int) *Result {
+	out := &Result{Route: Passthrough, Content: data, Text: string(data), Instructions: r.Instructions, Tokens: r.Tokens, Hints: r.Hints}
+	out.Tokens.Context = n
+	if n > r.Tokens.Budget-r.Tokens.Instructions {
+		out.OverBudget = true
+		out.Note = "The data (" + strconv.Itoa(n) + " tokens) is over the budget, but costs fewer tokens than a note about it: it enters the context as it is."
+	}
+	return out
 }
 
 // capTokens returns s cut, at a character boundary, to at most limit
