@@ -41,12 +41,13 @@ const MaxInstructionTokens = 2000
 type Option func(*Processor) error
 
 // WithBudget sets the token budget: data of at most n tokens passes, larger
-// structured data becomes a variable. n must be at least 1. Default:
+// structured data becomes a variable. 0 turns the budget off (as in the MCP
+// proxy's configuration): all data passes, counted, held whole. Default:
 // DefaultBudget.
 func WithBudget(n int) Option {
 	return func(p *Processor) error {
-		if n < 1 {
-			return errors.New("jsonmask: WithBudget: budget must be at least 1, got " + strconv.Itoa(n))
+		if n < 0 {
+			return errors.New("jsonmask: the budget must be at least 0 (0: off), got " + strconv.Itoa(n))
 		}
 		p.budget = n
 		return nil
@@ -233,6 +234,8 @@ type sink struct {
 	held       []byte
 	n          int64 // bytes of data
 	invalid    bool  // the data is not valid JSON
+	invalidErr error // why, when it starts like JSON
+	bom        bool  // the data starts with a byte-order mark
 
 	in  schema.Inferrer
 	smp sampler
@@ -263,7 +266,7 @@ func (s *sink) Write(p []byte) (int, error) {
 			q, s.lead = q[1:], s.lead-1
 		}
 		if _, err := s.in.Write(q); err != nil {
-			s.invalid = true
+			s.invalid, s.invalidErr = true, err
 		}
 	}
 	if s.st != nil {
@@ -272,7 +275,7 @@ func (s *sink) Write(p []byte) (int, error) {
 	s.held = append(s.held, p...)
 	// Past this many bytes the data holds more than budget tokens, whatever
 	// it is: it is a variable, unless it turns out not to be JSON.
-	if s.structured && !s.invalid && len(s.held) > maxTokenBytes*(s.p.budget+1) {
+	if s.structured && !s.invalid && s.p.budget > 0 && len(s.held) > maxTokenBytes*(s.p.budget+1) {
 		if err := s.spill(); err != nil {
 			s.err = err
 			return 0, err
@@ -301,7 +304,7 @@ func (s *sink) classify(p []byte) {
 	s.structured = all[i] == '{' || all[i] == '['
 	if s.structured {
 		if i >= 3 && string(all[:3]) == "\xEF\xBB\xBF" {
-			s.lead = 3
+			s.lead, s.bom = 3, true
 		}
 		// What came before this window (whitespace, a mark) goes to the
 		// schema first.
@@ -356,7 +359,7 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		// The instructions count against the budget (C2): the data gets
 		// what they leave, at least 1 token.
 		res.Instructions, res.Tokens.Instructions = capTokens(p.tok, strings.Join(instr, "\n"), MaxInstructionTokens)
-		if left := p.budget - res.Tokens.Instructions; left != p.budget {
+		if left := p.budget - res.Tokens.Instructions; left != p.budget && p.budget > 0 {
 			q := *p
 			q.budget = max(left, 1)
 			s.p, p = &q, &q
@@ -364,7 +367,7 @@ func (s *sink) finish(instr []string) (*Result, error) {
 	}
 	if s.structured && !s.invalid {
 		if err := s.in.End(); err != nil {
-			s.invalid = true
+			s.invalid, s.invalidErr = true, err
 		}
 	}
 	if !s.structured || s.invalid {
@@ -384,9 +387,23 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		}
 		res.Route, res.Content, res.Text = Plaintext, s.held, string(s.held)
 		res.Tokens.Context = p.tok.Count(s.held, -1)
-		if res.Tokens.Context > p.budget {
+		over := res.Tokens.Context > p.budget && p.budget > 0
+		if over {
 			res.OverBudget = true
 			res.Note = "The text is over the budget (" + strconv.Itoa(res.Tokens.Context) + " tokens of " + strconv.Itoa(p.budget) + "): it enters the context whole, as plaintext does."
+		}
+		switch {
+		case s.invalid:
+			// It starts like JSON: say that it is not, and where.
+			why := "the response starts like JSON but is not valid JSON"
+			if s.invalidErr != nil {
+				why += ": " + strings.TrimPrefix(s.invalidErr.Error(), "jsonmask: ")
+				if s.bom {
+					why += " (offsets after the byte-order mark)"
+				}
+			}
+			res.Hints = append(res.Hints, Hint{Pointer: "", Hint: why})
+		case over:
 			res.Hints = append(res.Hints, Hint{Pointer: "", Hint: "the response is plaintext: as a JSON object or array it would be stored as a variable, with a schema and a preview, instead of entering the context whole"})
 		}
 		return res, nil
@@ -395,8 +412,12 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		// Structured and held: count it, with an early exit past the
 		// budget. Data of at most budget bytes holds at most budget
 		// tokens: it passes whatever the count.
-		n := p.tok.Count(s.held, p.budget)
-		if n <= p.budget {
+		limit := p.budget
+		if limit == 0 {
+			limit = -1 // off: counted whole, and passes
+		}
+		n := p.tok.Count(s.held, limit)
+		if n <= p.budget || p.budget == 0 {
 			res.Route, res.Content, res.Text = Passthrough, s.held, string(s.held)
 			res.Tokens.Context = n
 			res.Hints = s.hints()
