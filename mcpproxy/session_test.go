@@ -656,3 +656,48 @@ func TestOwnToolIDs(t *testing.T) {
 		t.Fatalf("the client got %s", got)
 	}
 }
+
+// FuzzTaskResult: a result, whatever it is, reaches the client as valid
+// JSON, and a masked tool's task result (SPEC P8) is rewritten exactly as the
+// same result of a tools/call of that tool is.
+func FuzzTaskResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"{\"keep\":1,\"drop\":\"` + canary + `\"}"}]}`,
+		`{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"{\"keep\":[1],\"drop\":\"` + canary + `\"}"}}`,
+		`{"content":[{"type":"text","text":"plain"}],"structuredContent":{"content":"plain"}}`,
+		`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}}`,
+		`{"task":{"taskId":"t9","status":"working"},"other":"` + canary + `"}`,
+		`{"content":[],"structuredContent":[1,2]}`, `[]`, `{"content":{}}`, `{"isError":true,"content":[{"type":"text","text":"no"}]}`,
+	} {
+		f.Add(s)
+	}
+	h := newHarness(f)
+	f.Fuzz(func(t *testing.T, res string) {
+		if !json.Valid([]byte(res)) || strings.ContainsAny(res, "\n") {
+			return
+		}
+		h.t = t
+		h.s = newSession(h.p, h.out, io.Discard)
+		h.call("1", "m")
+		direct := h.server(result("1", res))
+		// The same result as a task's.
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m","arguments":{},"task":{"ttl":1000}}}`); fwd == "" || rep != "" {
+			t.Fatalf("the task's call was not forwarded: %q", rep)
+		}
+		created := h.server(result("2", `{"task":{"taskId":"t1","status":"working"}}`))
+		if !strings.Contains(created, `"taskId":"t1"`) {
+			t.Fatalf("the task's creation: %s", created)
+		}
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t1"}}`); fwd == "" || rep != "" {
+			t.Fatalf("tasks/result was not forwarded: %q", rep)
+		}
+		viaTask := h.server(result("1", res))
+		var top map[string]json.RawMessage
+		if json.Unmarshal([]byte(res), &top) == nil && top["task"] != nil {
+			return // a task's creation, as a tools/call result: not as a task's result
+		}
+		if viaTask != direct {
+			t.Fatalf("tools/call gave\n%s\ntasks/result gave\n%s", direct, viaTask)
+		}
+	})
+}
