@@ -97,8 +97,8 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 	}
 	switch name {
 	case toolsCall, toolsList:
-	case tasksResult:
-		return s.taskResultCall(line, rawID, id, pm)
+	case tasksResult, tasksGet:
+		return s.taskResultCall(name, line, rawID, id, pm)
 	case "notifications/cancelled":
 		if rid, _ := find(pm, "requestId"); rid != nil {
 			if key, ok := idKey(line[rid.val.start:rid.val.end]); ok {
@@ -173,20 +173,22 @@ func (s *session) track(key string, rawID []byte, c *call) bool {
 	return true
 }
 
-// taskResultCall reads a tasks/result request (SPEC P8): the result of a
-// task that a tools/call created is that tool's result, and gets its mask
-// and budget. A task the proxy did not see created cannot be attributed
-// to a tool: when some tool is masked the request is refused, since it
-// could be that tool's (fail closed); else its result gets the default
-// budget. It reports whether the request goes to the server.
-func (s *session) taskResultCall(line, rawID []byte, id *member, pm []member) bool {
+// taskResultCall reads a tasks/result or tasks/get request (SPEC P8): the
+// result of a task that a tools/call created is that tool's result, and
+// gets its mask and budget. A task the proxy did not see created cannot be
+// attributed to a tool: when some tool is masked, a tasks/result is
+// refused, since it could be that tool's (fail closed), and a tasks/get
+// goes but loses the result that it may carry inline (the tasks extension
+// of later protocols); without masks the result gets the default budget.
+// It reports whether the request goes to the server.
+func (s *session) taskResultCall(method string, line, rawID []byte, id *member, pm []member) bool {
 	if id == nil {
-		s.p.logf("dropped a %s without an id from the client", tasksResult)
-		return false
+		s.p.logf("dropped a %s without an id from the client", method)
+		return method == tasksGet // a notification: nothing comes back
 	}
 	key, ok := idKey(line[id.val.start:id.val.end])
 	if !ok {
-		s.replyError(nil, codeInvalidRequest, "jsonmask: the id of a "+tasksResult+" must be a string or a number")
+		s.replyError(nil, codeInvalidRequest, "jsonmask: the id of a "+method+" must be a string or a number")
 		return false
 	}
 	tid, twice := find(pm, "taskId")
@@ -197,13 +199,13 @@ func (s *session) taskResultCall(line, rawID []byte, id *member, pm []member) bo
 			tool, known = s.taskTool(taskID)
 		}
 	}
-	if !known && s.p.anyMask {
+	if !known && s.p.anyMask && method == tasksResult {
 		s.replyError(rawID, codeInvalidRequest, "jsonmask: tasks/result of a task that the proxy did not see a tools/call create: "+
 			"not forwarded, since it may be the result of a masked tool")
 		return false
 	}
-	c := &call{method: tasksResult, tool: tool, unattributed: !known}
-	if !s.p.callTool(c).rewrites() {
+	c := &call{method: method, tool: tool, unattributed: !known}
+	if !s.p.callTool(c).rewrites() && !(c.unattributed && s.p.anyMask) {
 		return true
 	}
 	return s.track(key, rawID, c)

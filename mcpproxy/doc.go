@@ -41,7 +41,12 @@
 //     tools/call result would. A tasks/result of a task the proxy did not
 //     see created (before it started, or forgotten past 65,536 tasks) is
 //     refused with a JSON-RPC error while some tool is masked, since it
-//     could be that tool's; without masks it gets the default budget.
+//     could be that tool's; without masks it gets the default budget. The
+//     tasks extension of later protocols is read too: a tools/call result
+//     with resultType "task" (the task's members its own) creates a task,
+//     and a tasks/get result that carries the finished task's result
+//     inline gets the tool's mask and budget on it (withheld when the task
+//     cannot be attributed and some tool is masked).
 //
 // # Configuration
 //

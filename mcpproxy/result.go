@@ -101,16 +101,20 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	if twiceC || twiceS {
 		return fail("the result has two content or structuredContent members")
 	}
-	if task, twice := find(ms, "task"); task != nil && c.method == toolsCall {
+	resultType := ""
+	if rt, _ := find(ms, "resultType"); rt != nil {
+		resultType, _ = text(msg, rt.val)
+	}
+	if task, twice := find(ms, "task"); c.method == toolsCall && (task != nil || resultType == "task") {
+		// A task created: in the tasks extension of later protocols
+		// (resultType "task") the task's members are the result's own.
 		return s.taskCreated(c, msg, res, ms, task, twice, fail)
 	}
 	if !t.rewrites() {
 		return msg // a call noted for the task it might have created
 	}
-	if rt, _ := find(ms, "resultType"); rt != nil {
-		if v, _ := text(msg, rt.val); v != "" && v != "complete" {
-			return msg // not final: it asks the client for input
-		}
+	if resultType != "" && resultType != "complete" {
+		return msg // not final: it asks the client for input
 	}
 	if structured != nil && string(msg[structured.val.start:structured.val.end]) == "null" {
 		structured = nil
@@ -250,6 +254,36 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	return splice(msg, res, append(b, '}'))
 }
 
+// rewriteTask returns a tasks/get response as the client gets it. A task
+// (MCP 2025-11-25) carries no result and passes as it is; the tasks
+// extension of later protocols puts the finished task's result inline, as
+// the member result, which gets the task's tool's mask and budget as a
+// tools/call result would. When the task cannot be attributed and some tool
+// is masked, that result is withheld.
+func (s *session) rewriteTask(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
+	var ps parser
+	if msg[res.start] != '{' {
+		return msg
+	}
+	ms, err := ps.members(msg, res, true)
+	inner, twice := find(ms, "result")
+	switch {
+	case err != nil && s.p.anyMask:
+		return s.failure(msg, c, rawID, "the server's task is not valid JSON: "+message(err))
+	case inner == nil:
+		return msg
+	case twice || c.unattributed && s.p.anyMask:
+		why := "the task's result cannot be attributed to a tool, and some tool is masked"
+		if twice {
+			why = "the task has two results"
+		}
+		s.p.logf("%s %q: %s", c.method, c.tool, why)
+		return splice(msg, inner.val, errorResult(c.tool, why))
+	}
+	out := s.rewriteCall(ctx, c, msg, rawID, inner.val)
+	return out
+}
+
 // taskCreated handles a tools/call result that created a task (SPEC P8,
 // MCP's CreateTaskResult): the proxy remembers the task's tool, so that
 // tasks/result gets that tool's mask and budget, and passes the result on
@@ -263,12 +297,15 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	var ps parser
 	var id string
 	ok := false
-	if msg[task.val.start] == '{' {
-		if tms, err := ps.members(msg, task.val, true); err == nil {
-			if tid, twice := find(tms, "taskId"); tid != nil && !twice {
-				id, ok = text(msg, tid.val)
-			}
+	tms := ms // the task's members: the result's own, without a task member
+	if task != nil {
+		tms = nil
+		if msg[task.val.start] == '{' {
+			tms, _ = ps.members(msg, task.val, true)
 		}
+	}
+	if tid, twice := find(tms, "taskId"); tid != nil && !twice {
+		id, ok = text(msg, tid.val)
 	}
 	if !ok {
 		return fail("the task it created has no taskId")
@@ -280,7 +317,7 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	b := []byte{'{'}
 	dropped := false
 	for _, m := range ms {
-		if m.key != "task" && m.key != "_meta" && m.key != "resultType" {
+		if !taskMember(m.key, task == nil) {
 			dropped = true
 			continue
 		}
@@ -419,6 +456,20 @@ func unmaskedWhy(payload []byte, arrays bool) string {
 		return "it holds no JSON object to mask"
 	}
 	return "its payload is not a JSON object"
+}
+
+// taskMember reports whether MCP defines a member of a result that created
+// a task: its task, or, flat (the tasks extension), the task's own members.
+func taskMember(key string, flat bool) bool {
+	switch key {
+	case "_meta", "resultType":
+		return true
+	case "task":
+		return !flat
+	case "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval":
+		return flat
+	}
+	return false
 }
 
 // defined reports whether MCP defines a member of a tools/call result.

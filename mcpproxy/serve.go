@@ -58,6 +58,7 @@ const (
 	toolsList   = "tools/list"
 	toolsCall   = "tools/call"
 	tasksResult = "tasks/result"
+	tasksGet    = "tasks/get"
 )
 
 // maxTasks bounds the tasks remembered: past it they are forgotten, and a

@@ -29,7 +29,7 @@ func (s *session) serverLine(ps *parser, line []byte) {
 			s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
 		case c == nil:
 			s.order.put(line)
-		case c.method != toolsList && s.hasResult(ms):
+		case (c.method == toolsCall || c.method == tasksResult) && s.hasResult(ms):
 			// Processed on its own, so that reading the server goes on.
 			msg := bytes.Clone(line)
 			ctx := s.busyCall(key, c)
@@ -169,6 +169,8 @@ func (s *session) respond(ctx context.Context, c *call, msg []byte, ms []member)
 		return msg // a JSON-RPC error: its message and data are the server's, not the tool's result
 	case c.method == toolsList:
 		return s.rewriteList(c, msg, res.val)
+	case c.method == tasksGet:
+		return s.rewriteTask(ctx, c, msg, rawID, res.val)
 	}
 	return s.rewriteCall(ctx, c, msg, rawID, res.val)
 }

@@ -659,7 +659,9 @@ func TestOwnToolIDs(t *testing.T) {
 
 // FuzzTaskResult: a result, whatever it is, reaches the client as valid
 // JSON, and a masked tool's task result (SPEC P8) is rewritten exactly as the
-// same result of a tools/call of that tool is.
+// same result of a tools/call of that tool is. (The canary is not looked
+// for: the fuzzer moves it where the mask keeps it, or into prose that
+// passes, with a warning, as SPEC B3 says.)
 func FuzzTaskResult(f *testing.F) {
 	for _, s := range []string{
 		`{"content":[{"type":"text","text":"{\"keep\":1,\"drop\":\"` + canary + `\"}"}]}`,
@@ -678,20 +680,31 @@ func FuzzTaskResult(f *testing.F) {
 		}
 		h.t = t
 		h.s = newSession(h.p, h.out, io.Discard)
+		server := func(line string) string {
+			h.s.serverLine(&h.ps, []byte(line+"\n"))
+			h.s.wait()
+			got := h.out.take()
+			for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+				if l != "" && !json.Valid([]byte(l)) {
+					t.Fatalf("the client got a line that is not JSON: %s", l)
+				}
+			}
+			return got
+		}
 		h.call("1", "m")
-		direct := h.server(result("1", res))
+		direct := server(result("1", res))
 		// The same result as a task's.
 		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m","arguments":{},"task":{"ttl":1000}}}`); fwd == "" || rep != "" {
 			t.Fatalf("the task's call was not forwarded: %q", rep)
 		}
-		created := h.server(result("2", `{"task":{"taskId":"t1","status":"working"}}`))
+		created := server(result("2", `{"task":{"taskId":"t1","status":"working"}}`))
 		if !strings.Contains(created, `"taskId":"t1"`) {
 			t.Fatalf("the task's creation: %s", created)
 		}
 		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t1"}}`); fwd == "" || rep != "" {
 			t.Fatalf("tasks/result was not forwarded: %q", rep)
 		}
-		viaTask := h.server(result("1", res))
+		viaTask := server(result("1", res))
 		var top map[string]json.RawMessage
 		if json.Unmarshal([]byte(res), &top) == nil && top["task"] != nil {
 			return // a task's creation, as a tools/call result: not as a task's result
@@ -700,4 +713,39 @@ func FuzzTaskResult(f *testing.F) {
 			t.Fatalf("tools/call gave\n%s\ntasks/result gave\n%s", direct, viaTask)
 		}
 	})
+}
+
+// TestTaskExtension: the tasks extension of later protocols (a tools/call
+// result with resultType "task" and the task's members its own; tasks/get
+// with the finished task's result inline) gets the same treatment as
+// MCP 2025-11-25's tasks (SPEC P8): the task passes, its inline result is
+// masked, and one that cannot be attributed is withheld.
+func TestTaskExtension(t *testing.T) {
+	h := newHarness(t)
+	if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"m","arguments":{},"task":{}}}`); fwd == "" || rep != "" {
+		t.Fatalf("not forwarded: %q", rep)
+	}
+	got := h.server(result("1", `{"resultType":"task","taskId":"t5","status":"working","extra":"`+canary+`"}`))
+	if !strings.Contains(got, `"taskId":"t5"`) || strings.Contains(got, "extra") {
+		t.Fatalf("the task's creation: %s", got)
+	}
+	inline := `{"taskId":"%s","status":"completed","result":{"content":[{"type":"text","text":` + jstr(`{"keep":1,"drop":"`+canary+`"}`) + `}]}}`
+	for _, tc := range []struct{ task, want string }{
+		{"t5", `"result":{"content":[{"type":"text","text":"{\"keep\":1}"}],"structuredContent":{"keep":1}}`},
+		{"unknown", `"isError":true`},
+	} {
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + tc.task + `"}}`); fwd == "" || rep != "" {
+			t.Fatalf("tasks/get not forwarded: %q", rep)
+		}
+		got := h.server(result("2", strings.Replace(inline, "%s", tc.task, 1)))
+		if !strings.Contains(got, tc.want) || !strings.Contains(got, `"status":"completed"`) {
+			t.Fatalf("tasks/get of %s: %s", tc.task, got)
+		}
+	}
+	// A task without an inline result passes as it is.
+	h.client(`{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"unknown"}}`)
+	plain := result("3", `{"taskId":"unknown","status":"working"}`)
+	if got := h.server(plain); got != plain+"\n" {
+		t.Fatalf("got %s", got)
+	}
 }
