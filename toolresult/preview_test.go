@@ -155,3 +155,33 @@ func TestPreviewC8(t *testing.T) {
 		}
 	})
 }
+
+// FuzzPreview: whatever the data and the budget, the model text is within
+// the budget unless the result says it is over, its count is exact, the
+// preview is valid JSON, and data that passes is the data.
+func FuzzPreview(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,3],"b":{"c":"x y z"}}`, `[{"id":"msg_1","url":"https://e.x/1"},{}]`, `{"s":"` + strings.Repeat("word ", 300) + `"}`, `{"":{"":{"":[]}}}`} {
+		f.Add(s, uint16(50))
+		f.Add(s, uint16(400))
+	}
+	f.Fuzz(func(t *testing.T, doc string, b uint16) {
+		if !json.Valid([]byte(doc)) || len(doc) > 64<<10 {
+			return
+		}
+		budget := int(b%2000) + 1
+		res, _ := process(t, []byte(doc), toolresult.WithBudget(budget))
+		switch res.Route {
+		case toolresult.Variable:
+			if res.Tokens.Context > budget && !res.OverBudget || res.Tokens.Context != count(t, res.Text) {
+				t.Fatalf("%d tokens (counted %d) at a budget of %d", res.Tokens.Context, count(t, res.Text), budget)
+			}
+			if !json.Valid(res.Content) {
+				t.Fatalf("the preview is not JSON: %s", res.Content)
+			}
+		case toolresult.Passthrough:
+			if res.Tokens.Context > budget && !res.OverBudget {
+				t.Fatalf("passthrough of %d tokens at a budget of %d", res.Tokens.Context, budget)
+			}
+		}
+	})
+}

@@ -238,3 +238,27 @@ func BenchmarkCount(b *testing.B) {
 		})
 	}
 }
+
+// FuzzCount: any text, whitespace runs above all, counts the same with a
+// limit as without, up to the limit (the pieces found before the codec
+// and the chunks add up whatever the limit), and never panics.
+func FuzzCount(f *testing.F) {
+	for _, s := range []string{"x \n \nabc", " \n \n", "}\n \n", "a\u00a0\n \n\u3000b", "\r\n\r \n", "\xff\n \n\xc3", "1\n\t\n2 3"} {
+		f.Add(s, 3)
+	}
+	tok, err := NewTokenizer(O200kBase)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		if len(s) > 4096 {
+			return
+		}
+		all := tok.Count([]byte(s), -1)
+		limit = max(limit%64, 0)
+		got := tok.Count([]byte(s), limit)
+		if all <= limit && got != all || all > limit && got <= limit {
+			t.Fatalf("%q: %d tokens, with the limit %d: %d", s, all, limit, got)
+		}
+	})
+}
