@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -134,7 +136,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	}
 
 	// The payload, and what becomes of each content item.
-	var payload []byte
+	var payload *payloadOf
 	from := "structuredContent"
 	payloadItem := -1
 	unwrapped, repeated := false, false
@@ -144,18 +146,18 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 			// structuredContent repeats the content items (media, say):
 			// the content says it once (P3).
 			structured, repeated = nil, true
-		case w.text != nil && w.json:
-			payload, unwrapped, from = w.text, true, "structuredContent's text"
-		case w.text != nil && !masked:
-			return s.plainWrapped(msg, res, ms, items, w.text)
+		case w.text != (span{}) && w.json:
+			payload, unwrapped, from = textPayload(msg, w.text), true, "structuredContent's text"
+		case w.text != (span{}) && !masked:
+			return s.plainWrapped(msg, res, ms, items, textBytes(msg, w.text))
 		default:
-			payload = msg[structured.val.start:structured.val.end]
+			payload = &payloadOf{b: msg[structured.val.start:structured.val.end]}
 		}
 	}
 	if structured == nil {
 		for i, it := range items {
 			if it.jsonLike != 0 {
-				payload, payloadItem, from = textBytes(msg, it.text), i, "text content"
+				payload, payloadItem, from = textPayload(msg, it.text), i, "text content"
 				break
 			}
 		}
@@ -183,7 +185,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		if i == payloadItem || it.jsonLike == 0 || payload == nil {
 			continue
 		}
-		if sameJSON(textBytes(msg, it.text), payload) {
+		if sameJSON(textBytes(msg, it.text), payload.bytes()) {
 			keep[i] = false // P4: the same JSON once
 			continue
 		}
@@ -203,11 +205,11 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 			proc, err = proc.With(toolresult.WithBudget(max(proc.Budget()-extra, 1)))
 		}
 		if err == nil {
-			r, err = proc.Process(ctx, bytes.NewReader(payload))
+			r, err = proc.Process(ctx, payload.reader())
 		}
 	default: // the mask alone: the budget is off
 		var out []byte
-		if out, err = t.mask.Append(nil, payload); err == nil {
+		if out, err = t.mask.Append(nil, payload.bytes()); err == nil {
 			r = &toolresult.Result{Route: toolresult.Passthrough, Text: string(out), Content: out}
 		}
 	}
@@ -217,7 +219,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	case err != nil:
 		return fail("its " + from + " could not be processed: " + message(err))
 	case r != nil && r.Route == toolresult.Plaintext && unwrapped:
-		return s.plainWrapped(msg, res, ms, items, payload)
+		return s.plainWrapped(msg, res, ms, items, payload.bytes())
 	case r == nil || r.Route == toolresult.Plaintext:
 		// C4: plaintext enters whole; a masked tool's result keeps only the
 		// members MCP defines.
@@ -335,9 +337,9 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 // wrap is what a result's structuredContent is to its content.
 type wrap struct {
 	// text is the string of a one-member object such as server-filesystem's
-	// {"content": "<text>"}, unescaped; json says it starts like a JSON
+	// {"content": "<text>"}, as written; json says it starts like a JSON
 	// object or array.
-	text []byte
+	text span
 	json bool
 	// repeats: a one-member object whose array is the result's content
 	// itself, such as {"content": [<the content's items>]}.
@@ -358,7 +360,7 @@ func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
 	switch msg[val.start] {
 	case '"':
 		c := firstChar(msg[val.start:val.end])
-		return wrap{text: textBytes(msg, val), json: c == '{' || c == '['}
+		return wrap{text: val, json: c == '{' || c == '['}
 	case '[':
 		if content != nil && sameValue(msg[val.start:val.end], msg[content.val.start:content.val.end]) {
 			return wrap{repeats: true}
@@ -440,10 +442,99 @@ func keptTokens(proc *toolresult.Processor, msg []byte, items []item, keep []boo
 	return n
 }
 
+// payloadOf is a result's JSON payload: JSON as the message holds it
+// (structuredContent), or the content of a JSON string in it (a text),
+// unescaped only when needed: section 9 reads it through an unescaping
+// reader, so that a payload of 100 MB is not held twice.
+type payloadOf struct {
+	msg  []byte
+	text span   // the JSON string, when the payload is a text
+	b    []byte // the payload's bytes, once needed
+}
+
+// textPayload is the payload that the JSON string at v holds.
+func textPayload(msg []byte, v span) *payloadOf { return &payloadOf{msg: msg, text: v} }
+
+// bytes returns the payload's bytes, unescaping a text the first time.
+func (p *payloadOf) bytes() []byte {
+	if p.b == nil && p.text != (span{}) {
+		p.b = textBytes(p.msg, p.text)
+	}
+	return p.b
+}
+
+// reader reads the payload: a text unescaped as it is read.
+func (p *payloadOf) reader() io.Reader {
+	if p.b != nil || p.text == (span{}) {
+		return bytes.NewReader(p.b)
+	}
+	return &unescaper{raw: p.msg[p.text.start+1 : p.text.end-1]}
+}
+
+// first returns the payload's first character that is not whitespace or
+// a byte-order mark (0 for none, or no payload).
+func (p *payloadOf) first() byte {
+	switch {
+	case p == nil:
+		return 0
+	case p.b == nil && p.text != (span{}):
+		return firstChar(p.msg[p.text.start:p.text.end])
+	}
+	return firstByte(p.b[skipBOM(p.b):])
+}
+
+// unescaper reads the content of a JSON string unescaped, a window at a
+// time, never cutting an escape (or a surrogate pair of them) in two.
+type unescaper struct {
+	raw   []byte // what is left to read, as written
+	buf   []byte // unescaped, not yet read
+	store []byte // buf's memory
+}
+
+func (u *unescaper) Read(p []byte) (int, error) {
+	for len(u.buf) == 0 {
+		if len(u.raw) == 0 {
+			return 0, io.EOF
+		}
+		end := min(len(u.raw), 32<<10)
+		i := 0
+		for i < end {
+			if u.raw[i] != '\\' {
+				i++
+				continue
+			}
+			w := 2
+			if i+1 < len(u.raw) && u.raw[i+1] == 'u' {
+				w = 6
+				if i+12 <= len(u.raw) && u.raw[i+6] == '\\' && u.raw[i+7] == 'u' && isHigh(u.raw[i:i+6]) {
+					w = 12 // a surrogate pair: together
+				}
+			}
+			if i+w > end && end < len(u.raw) {
+				break
+			}
+			i += w
+		}
+		i = min(i, len(u.raw))
+		u.store = tokenizer.AppendUnescaped(u.store[:0], u.raw[:i])
+		u.buf = u.store
+		u.raw = u.raw[i:]
+	}
+	n := copy(p, u.buf)
+	u.buf = u.buf[n:]
+	return n, nil
+}
+
+// isHigh reports whether a \uXXXX escape is a high surrogate's.
+func isHigh(esc []byte) bool {
+	h := hex4(esc[2:6])
+	return h >= 0xD800 && h < 0xDC00
+}
+
 // unmaskedWhy says why a masked tool's payload would pass its mask
 // unmasked (SPEC B3), or "" when the mask applies to it.
-func unmaskedWhy(payload []byte, arrays bool) string {
-	switch firstByte(payload[skipBOM(payload):]) {
+func unmaskedWhy(payload *payloadOf, arrays bool) string {
+	switch payload.first() {
 	case '{':
 		return ""
 	case '[':

@@ -2,6 +2,7 @@ package mcpproxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"runtime"
@@ -175,21 +176,32 @@ func (c *clientWriter) close() {
 
 // readLine returns the next line of r, with its '\n' (the last line may have
 // none): the reader's own buffer when the line fits in it, valid until the
-// next read, or else buf grown to hold it.
+// next read, or else buf, made to hold it. A long line is gathered in
+// pieces and copied into buf once, sized to it: growing one slice as it
+// comes would copy it over and over, and hold up to twice its size while
+// it grows.
 func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 	line, err := r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return line, err
 	}
-	b := append((*buf)[:0], line...)
-	for {
+	pieces := [][]byte{bytes.Clone(line)}
+	n := len(line)
+	for err == bufio.ErrBufferFull {
 		line, err = r.ReadSlice('\n')
-		b = append(b, line...)
-		if err != bufio.ErrBufferFull {
-			*buf = b
-			return b, err
-		}
+		pieces = append(pieces, bytes.Clone(line))
+		n += len(line)
 	}
+	b := (*buf)[:0]
+	if cap(b) < n {
+		b = make([]byte, 0, n)
+	}
+	for i, p := range pieces {
+		b = append(b, p...)
+		pieces[i] = nil
+	}
+	*buf = b
+	return b, err
 }
 
 // firstByte returns the first byte of line that is not JSON whitespace, or 0.
@@ -235,7 +247,12 @@ func (s *session) fromServer(r io.Reader) {
 	for {
 		line, err := readLine(br, &buf)
 		if len(line) > 0 {
-			s.serverLine(&ps, line)
+			// A line read into buf (not the reader's own buffer) is ours
+			// to give away: a result processed keeps it, without a copy.
+			owned := len(buf) > 0 && &line[0] == &buf[0]
+			if s.serverLineOwned(&ps, line, owned) {
+				buf = nil
+			}
 		}
 		if err != nil {
 			return

@@ -13,7 +13,12 @@ import (
 // cannot tell whether it holds a result to rewrite. When its id was read
 // before the error and names a call whose result is rewritten, the client
 // gets an error for that call instead.
-func (s *session) serverLine(ps *parser, line []byte) {
+func (s *session) serverLine(ps *parser, line []byte) { s.serverLineOwned(ps, line, false) }
+
+// serverLineOwned is serverLine for a line that the caller may give away
+// (owned): a result processed after the call keeps it instead of a copy
+// (a result of 100 MB is not held twice). It reports whether it kept it.
+func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept bool) {
 	switch firstByte(line) {
 	case 0:
 		s.order.put(line)
@@ -31,7 +36,10 @@ func (s *session) serverLine(ps *parser, line []byte) {
 			s.order.put(line)
 		case (c.method == toolsCall || c.method == tasksResult) && s.hasResult(ms):
 			// Processed on its own, so that reading the server goes on.
-			msg := bytes.Clone(line)
+			msg := line
+			if kept = owned; !owned {
+				msg = bytes.Clone(line)
+			}
 			ctx := s.busyCall(key, c)
 			s.process(func() []byte { return s.answer(key, c, s.respond(ctx, c, msg, ms)) })
 		default:
@@ -42,6 +50,7 @@ func (s *session) serverLine(ps *parser, line []byte) {
 	default:
 		s.p.logf("dropped %d bytes of output from the server that are not a JSON-RPC message", len(line))
 	}
+	return kept
 }
 
 // hasResult reports whether a response has one result and no error.

@@ -13,6 +13,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -747,5 +748,21 @@ func TestTaskExtension(t *testing.T) {
 	plain := result("3", `{"taskId":"unknown","status":"working"}`)
 	if got := h.server(plain); got != plain+"\n" {
 		t.Fatalf("got %s", got)
+	}
+}
+
+// TestUnescaper: a text payload read through the unescaping reader is the
+// text unescaped whole, wherever its escapes fall against the reader's
+// windows.
+func TestUnescaper(t *testing.T) {
+	for _, esc := range []string{`\ud83d\ude00`, `\u00e9`, `\n`, `\\`, `\"`, `\ud800`, `\udc00x`, `\\u0041`} {
+		for pad := 32<<10 - 14; pad <= 32<<10+2; pad++ {
+			raw := strings.Repeat("a", pad) + esc + strings.Repeat(esc, 3) + "z"
+			got, err := io.ReadAll(&unescaper{raw: []byte(raw)})
+			want := tokenizer.AppendUnescaped(nil, []byte(raw))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s after %d bytes: %d bytes, want %d", esc, pad, len(got), len(want))
+			}
+		}
 	}
 }
