@@ -52,9 +52,10 @@
 // or the plaintext holds it as it came.
 //
 // Memory: the variable route holds at most the budget's caps (a sample of
-// about 16 bytes per budget token, and 128 bytes per budget token before the
-// draft is made), and 512 KiB of data on its way to the draft, whatever the
-// body's size. Plaintext is held whole.
+// about 16 bytes per budget token, up to half more for the first members of
+// containers sampled, and 128 bytes per budget token before the draft is
+// made), and 512 KiB of data on its way to the draft, whatever the body's
+// size. Plaintext, and data with the budget off, are held whole.
 // Counting a plaintext holding a run of n bytes with no space or quote
 // after a letter or digit (where BPE pieces are cut) costs memory
 // proportional to n while it is counted.
