@@ -51,9 +51,11 @@
 // # Configuration
 //
 // A [Config] (the -config file of jsonmask mcp) gives a default budget,
-// the tokenizer's encoding, the store's directory, and per tool a mask, a
-// budget (0: off) and the array option. [New] compiles it into a [Proxy];
-// [Proxy.Run] runs one server for one client.
+// the tokenizer's encoding, the store's directory, strict for every masked
+// tool, and per tool a mask, a budget (0: off), the array option, strict,
+// and whether display_instructions_for_model reaches the model (off by
+// default: it is data, and the mask applies to it). [New] compiles it into
+// a [Proxy]; [Proxy.Run] runs one server for one client.
 //
 // # Messages and their order
 //
