@@ -39,11 +39,11 @@ func newOrdered(out *clientWriter) *ordered {
 func (o *ordered) put(msg []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.line) == 0 {
+	o.waitSpace()
+	if len(o.line) == 0 { // nothing before it, or no more once there was room
 		o.out.write(msg)
 		return
 	}
-	o.waitSpace()
 	// Held: msg may be the reader's buffer.
 	o.line = append(o.line, &slot{msg: append([]byte(nil), msg...), done: true})
 	o.bytes += len(msg)

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -763,6 +765,51 @@ func TestUnescaper(t *testing.T) {
 			if err != nil || !bytes.Equal(got, want) {
 				t.Fatalf("%s after %d bytes: %d bytes, want %d", esc, pad, len(got), len(want))
 			}
+		}
+	}
+}
+
+// TestHeldBound: what waits behind a result being processed is bounded
+// (maxHeldMessages): past it, reading the server waits for the result.
+func TestHeldBound(t *testing.T) {
+	h := newHarness(t)
+	bs := &blockingStore{release: make(chan struct{})}
+	v := h.p.tools["v"]
+	v.proc, _ = v.proc.With(toolresult.WithStore(bs))
+	h.call("1", "v")
+	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
+	h.s.serverLine(&h.ps, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`)+"\n"))
+	note := func(i int) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":` + strconv.Itoa(i) + `}}` + "\n")
+	}
+	var pumped atomic.Int64
+	done := make(chan struct{})
+	go func() { // the server's pump
+		for i := range maxHeldMessages + 10 {
+			h.s.serverLine(&h.ps, note(i))
+			pumped.Add(1)
+		}
+		close(done)
+	}()
+	// The pump reads up to the bound (the result's place included), then
+	// waits.
+	for i := 0; pumped.Load() < maxHeldMessages-1 && i < 500; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := pumped.Load(); n != maxHeldMessages-1 {
+		t.Errorf("%d messages read behind the result being processed, want %d", n, maxHeldMessages-1)
+	}
+	close(bs.release)
+	<-done
+	h.s.wait()
+	got := strings.Split(strings.TrimSuffix(h.out.take(), "\n"), "\n")
+	if len(got) != maxHeldMessages+11 || !strings.Contains(got[0], `"id":1,"result"`) {
+		t.Fatalf("%d messages, the first %.100s", len(got), got[0])
+	}
+	for i, l := range got[1:] {
+		if l+"\n" != string(note(i)) {
+			t.Fatalf("message %d out of order: %s", i, l)
 		}
 	}
 }
