@@ -17,7 +17,9 @@ const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-b
 Prints what a tool's response (FILE, or standard input) becomes before a model
 sees it (SPEC section 9): the data within the budget, a stored variable with a
 schema and a preview, or the whole text. -format text prints exactly the model
-text, after the instructions if any.
+text, after the instructions if any (a top-level display_instructions_for_model,
+capped at 2,000 tokens and counted in the budget). -budget 0 turns the budget
+off: all data passes.
 
 exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
 `
