@@ -97,6 +97,8 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 	}
 	switch name {
 	case toolsCall, toolsList:
+	case tasksResult, tasksGet:
+		return s.taskResultCall(name, line, rawID, id, pm)
 	case "notifications/cancelled":
 		if rid, _ := find(pm, "requestId"); rid != nil {
 			if key, ok := idKey(line[rid.val.start:rid.val.end]); ok {
@@ -132,11 +134,13 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 				return false
 			}
 		}
-		if c.tool == readVariable && s.p.readVar {
-			s.answerRead(rawID, line, pm)
+		if t := ownToolNamed(c.tool); t != nil && s.p.readVar {
+			s.answerOwn(t, key, rawID, line, pm)
 			return false
 		}
-		if !s.p.toolFor(c.tool).rewrites() {
+		if task, _ := find(pm, "task"); task != nil {
+			c.task = true // its result may create a task, whose id the proxy learns
+		} else if !s.p.toolFor(c.tool).rewrites() {
 			return true
 		}
 	} else {
@@ -146,9 +150,16 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 		cur, _ := find(pm, "cursor")
 		c.first = cur == nil || string(line[cur.val.start:cur.val.end]) == "null"
 	}
+	return s.track(key, rawID, c)
+}
+
+// track notes a request whose result the proxy rewrites, and reports
+// whether it goes to the server: a request whose id is in use by one in
+// flight is refused.
+func (s *session) track(key string, rawID []byte, c *call) bool {
 	s.mu.Lock()
 	_, inUse := s.pending[key]
-	if _, busy := s.busy[key]; busy {
+	if _, busy := s.busy[key]; busy || s.own[key] {
 		inUse = true
 	}
 	if !inUse {
@@ -160,6 +171,44 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 		return false
 	}
 	return true
+}
+
+// taskResultCall reads a tasks/result or tasks/get request (SPEC P8): the
+// result of a task that a tools/call created is that tool's result, and
+// gets its mask and budget. A task the proxy did not see created cannot be
+// attributed to a tool: when some tool is masked, a tasks/result is
+// refused, since it could be that tool's (fail closed), and a tasks/get
+// goes but loses the result that it may carry inline (the tasks extension
+// of later protocols); without masks the result gets the default budget.
+// It reports whether the request goes to the server.
+func (s *session) taskResultCall(method string, line, rawID []byte, id *member, pm []member) bool {
+	if id == nil {
+		s.p.logf("dropped a %s without an id from the client", method)
+		return method == tasksGet // a notification: nothing comes back
+	}
+	key, ok := idKey(line[id.val.start:id.val.end])
+	if !ok {
+		s.replyError(nil, codeInvalidRequest, "jsonmask: the id of a "+method+" must be a string or a number")
+		return false
+	}
+	tid, twice := find(pm, "taskId")
+	var tool string
+	known := false
+	if tid != nil && !twice {
+		if taskID, isText := text(line, tid.val); isText {
+			tool, known = s.taskTool(taskID)
+		}
+	}
+	if !known && s.p.anyMask && method == tasksResult {
+		s.replyError(rawID, codeInvalidRequest, "jsonmask: tasks/result of a task that the proxy did not see a tools/call create: "+
+			"not forwarded, since it may be the result of a masked tool")
+		return false
+	}
+	c := &call{method: method, tool: tool, unattributed: !known}
+	if !s.p.callTool(c).rewrites() && !(c.unattributed && s.p.anyMask) {
+		return true
+	}
+	return s.track(key, rawID, c)
 }
 
 // cancelCall notes that the client cancelled a request (MCP's

@@ -15,8 +15,9 @@ import (
 // Config is what the proxy does to each tool's results (SPEC P2). The file
 // form, which ParseConfig reads:
 //
-//	{"budget": 25000, "encoding": "o200k_base", "store": "DIR",
-//	 "tools": {"NAME": {"response_mask": {…}, "budget": 7000, "arrays": true}}}
+//	{"budget": 25000, "encoding": "o200k_base", "store": "DIR", "strict": false,
+//	 "tools": {"NAME": {"response_mask": {…}, "budget": 7000, "arrays": true,
+//	                    "strict": true, "instructions": false}}}
 type Config struct {
 	// Budget is the token budget of a tool without one of its own (SPEC
 	// section 9); 0 turns budgets off. DefaultConfig and ParseConfig make
@@ -28,6 +29,11 @@ type Config struct {
 	// Store is the directory that keeps variables; "" is toolresult's
 	// default, $TMPDIR/jsonmask-variables.
 	Store string
+	// Strict withholds, for every masked tool, a result whose payload the
+	// mask would pass unmasked (SPEC B5): one that is not a JSON object (an
+	// array root without Arrays, plaintext) or that has no JSON payload. It
+	// becomes an error result instead.
+	Strict bool
 	// Tools are the tools with a mask or a budget of their own, by name.
 	Tools map[string]ToolConfig
 }
@@ -41,6 +47,13 @@ type ToolConfig struct {
 	Budget *int
 	// Arrays masks results whose root is an array too (SPEC B4).
 	Arrays bool
+	// Strict is Config.Strict for this tool alone (either turns it on).
+	Strict bool
+	// Instructions routes the result's display_instructions_for_model to
+	// the model (SPEC C2), capped and counted in the budget. Off, the
+	// default, the member is data like any other: the mask drops it unless
+	// it names it. Needs a budget: with the budget off it is data.
+	Instructions bool
 }
 
 // DefaultConfig is the configuration without a file: every tool gets the
@@ -85,6 +98,8 @@ func ParseConfig(data []byte) (*Config, error) {
 			return decode(v, &cfg.Encoding, path, m)
 		case "store":
 			return decode(v, &cfg.Store, path, m)
+		case "strict":
+			return decode(v, &cfg.Strict, path, m)
 		case "tools":
 			tools, err := ps.members(data, m.val, true)
 			if err != nil {
@@ -110,6 +125,10 @@ func ParseConfig(data []byte) (*Config, error) {
 						return decode(v, tc.Budget, path, f)
 					case "arrays":
 						return decode(v, &tc.Arrays, path, f)
+					case "strict":
+						return decode(v, &tc.Strict, path, f)
+					case "instructions":
+						return decode(v, &tc.Instructions, path, f)
 					}
 					return unknownKey(path, f)
 				})

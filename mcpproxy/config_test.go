@@ -26,6 +26,14 @@ func TestParseConfig(t *testing.T) {
 				t.Fatalf("%+v", c)
 			}
 		}},
+		{"StrictAndInstructions", `{"strict": true, "tools": {"a": {"strict": true, "instructions": true}, "b": {}}}`, "", func(t *testing.T, c *mcpproxy.Config) {
+			a, b := c.Tools["a"], c.Tools["b"]
+			if !c.Strict || !a.Strict || !a.Instructions || b.Strict || b.Instructions {
+				t.Fatalf("%+v", c)
+			}
+		}},
+		{"WrongStrict", `{"strict": "yes"}`, `jsonmask: config: strict must be true or false, got "yes" at offset 11`, nil},
+		{"WrongInstructions", `{"tools": {"a": {"instructions": 1}}}`, `jsonmask: config: tools.a.instructions must be true or false, got 1 at offset 33`, nil},
 		{"BudgetOff", `{"budget": 0}`, "", func(t *testing.T, c *mcpproxy.Config) {
 			if c.Budget != 0 {
 				t.Fatalf("%+v", c)

@@ -13,9 +13,19 @@
 //     note, its schema and a preview. The result then holds one text with
 //     that model text, and structuredContent only when the masked data is
 //     within the budget and an object. A text that is the same JSON as the
-//     payload is dropped: the model gets it once. A masked tool's other
-//     content items (prose, images) are dropped too: they could carry what
-//     the mask drops. A masked tool's result
+//     payload is dropped: the model gets it once. The budget bounds the
+//     whole result: a tool without a mask keeps its other content items
+//     (prose, images), and the texts among them count against the budget;
+//     a masked tool's are dropped: they could carry what the mask drops.
+//     Real servers' shapes (server-filesystem's): a structuredContent
+//     {"content": "<text>"} whose text holds JSON has that JSON as its
+//     payload; around other text, for a tool without a mask, it is
+//     plaintext, sent once as a text item; one that repeats the content
+//     items ({"content": [<the items>]}, media say) goes, and the items
+//     stay as they are, never previewed as text. A masked tool's result
+//     whose payload the mask would pass unmasked (B3: an array root
+//     without "arrays", text that is not JSON) passes with a warning in
+//     the log, or becomes an error result under "strict". A masked tool's result
 //     that cannot be processed becomes an error result; it is never
 //     forwarded unmasked. (A tool without a mask whose result cannot be
 //     processed, say because the store fails, gets it as it is, with a
@@ -24,36 +34,60 @@
 //     their outputSchema, and the first page gains the read_variable tool.
 //   - read_variable calls (P5), which the proxy answers itself from the
 //     store, under the budget of the tool that made the variable.
+//   - tasks (P8, MCP 2025-11-25): a tools/call result that creates a task
+//     passes with its task as it is (a masked tool's loses the members
+//     MCP does not define for it), and the proxy remembers the task's
+//     tool; tasks/result then gets that tool's mask and budget, as a
+//     tools/call result would. A tasks/result of a task the proxy did not
+//     see created (before it started, or forgotten past 65,536 tasks) is
+//     refused with a JSON-RPC error while some tool is masked, since it
+//     could be that tool's; without masks it gets the default budget. The
+//     tasks extension of later protocols is read too: a tools/call result
+//     with resultType "task" (the task's members its own) creates a task,
+//     and a tasks/get result that carries the finished task's result
+//     inline gets the tool's mask and budget on it (withheld when the task
+//     cannot be attributed and some tool is masked).
 //
 // # Configuration
 //
 // A [Config] (the -config file of jsonmask mcp) gives a default budget,
-// the tokenizer's encoding, the store's directory, and per tool a mask, a
-// budget (0: off) and the array option. [New] compiles it into a [Proxy];
-// [Proxy.Run] runs one server for one client.
+// the tokenizer's encoding, the store's directory, strict for every masked
+// tool, and per tool a mask, a budget (0: off), the array option, strict,
+// and whether display_instructions_for_model reaches the model (off by
+// default: it is data, and the mask applies to it). [New] compiles it into
+// a [Proxy]; [Proxy.Run] runs one server for one client.
 //
 // # Messages and their order
 //
 // A message may be of any size: lines are read whole, without a limit. The
 // proxy remembers the id of each tools/list and tools/call it forwards whose
 // result it rewrites (ids compared as JSON values: "1" and 1 differ, 1 and
-// 1.0 do not). Messages that pass unchanged go out as soon as they are read,
-// in order. A tools/call result being processed goes out when it is done,
-// and the messages behind it are not held up: JSON-RPC matches responses by
-// id and sets no order between them, and MCP's notifications about a call
-// (progress) come before its response. Batches (JSON arrays of messages,
-// from older protocol versions) are read element by element: a batch with a
-// result to rewrite goes out whole when its results are done; read_variable
+// 1.0 do not). Messages go out in the order they came, in both directions:
+// one that passes goes out as soon as it is read, unless a tools/call or
+// tasks/result result before it from the server is still being processed;
+// then it waits behind that result, and reading the server goes on, up to
+// 4,096 messages or 64 MiB held, past which the server is not read until
+// the result is done. The proxy's own answers (read_variable, errors for
+// the requests it refuses) go out when they are ready. Batches (JSON
+// arrays of messages, from older protocol versions) are read element by
+// element: a batch with a result to rewrite goes out whole, in its place,
+// when its results are done; read_variable
 // calls in a batch are answered one by one. A call the client cancels
 // (notifications/cancelled) is not processed, or stops being processed, and
 // its result is not sent: the client ignores it.
 //
 // # Lifecycle
 //
-// When the client's input ends, the server's input is closed; a server that
-// has not exited after a grace period ([WithGrace]) gets SIGTERM, and after
-// another SIGKILL. When the server's output ends, the results in
-// processing are written, and the server is waited for in the same way. The
+// The server runs in a process group of its own (on Unix), which the proxy
+// signals as a whole: servers are often started through npx or sh -c, and
+// the real server must not outlive the proxy. When the client's input
+// ends, the server's input is closed; a server that has not exited after
+// a grace period ([WithGrace], under a second by default, so that the
+// whole sequence fits inside an MCP client's own) gets SIGTERM, and after
+// another SIGKILL. When the proxy is told to stop (Run's context), at any
+// time, the server's input is closed and it gets SIGTERM at once. When
+// the server's output ends, the results in processing are written, and
+// the server is waited for in the same way. Every wait is bounded. The
 // exit status is the server's.
 //
 // # Security considerations

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "-mcptest.serve" {
 		os.Exit(serveMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "-mcptest.tasks" {
+		os.Exit(tasksMain())
+	}
 	code := m.Run()
 	if bin.path != "" {
 		os.RemoveAll(filepath.Dir(bin.path))
@@ -94,6 +97,10 @@ func testConfig(t *testing.T, dir string) string {
 	  "invalid": {"response_mask": {"id": true}},
 	  "fail": {"response_mask": {"id": true}},
 	  "instructions": {"response_mask": {"id": true}},
+	  "instructions_on": {"response_mask": {"id": true}, "instructions": true},
+	  "array": {"response_mask": {"id": true}},
+	  "array_strict": {"response_mask": {"id": true}, "strict": true},
+	  "prose_strict": {"response_mask": {"id": true}, "strict": true},
 	  "typed": {"response_mask": {"id": true, "status": true}},
 	  "typed_raw": {"budget": 0}}}`
 	path := filepath.Join(dir, "mcp.json")
@@ -386,9 +393,35 @@ func TestTools(t *testing.T) {
 		}
 	})
 	t.Run("Instructions", func(t *testing.T) {
+		// Off by default (C2): display_instructions_for_model is data, and
+		// the mask drops it.
 		r := c.call(t, "instructions", nil)
-		if got := only(t, r); got != "Answer in one line.\n\n{\"id\":7}" {
+		if got := only(t, r); got != `{"id":7}` {
 			t.Fatalf("got %q", got)
+		}
+		r = c.call(t, "instructions_on", nil)
+		if got := only(t, r); got != "Answer in one line.\n\n{\"id\":7}" {
+			t.Fatalf("opted in: got %q", got)
+		}
+	})
+	t.Run("UnmaskedWarning", func(t *testing.T) {
+		// An array root without "arrays" passes unmasked (B3), with a
+		// warning in the log.
+		c.callRaw(t, "array", nil)
+		// The proxy's stderr is copied by a goroutine of exec: give it time.
+		for i := 0; !strings.Contains(c.stderr.String(), `tools/call "array": the result passes unmasked`); i++ {
+			if i == 100 {
+				t.Fatalf("no warning for a masked tool's result that passes unmasked:\n%s", c.stderr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	t.Run("Strict", func(t *testing.T) {
+		for _, name := range []string{"array_strict", "prose_strict"} {
+			r := c.call(t, name, nil)
+			if got := only(t, r); !r.IsError || !strings.Contains(got, "strict") {
+				t.Fatalf("%s: isError %v, %q", name, r.IsError, got)
+			}
 		}
 	})
 	t.Run("ServersReadVariableHidden", func(t *testing.T) {

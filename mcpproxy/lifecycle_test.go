@@ -2,6 +2,7 @@ package mcpproxy_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,9 +103,11 @@ func TestLifecycle(t *testing.T) {
 		}, 128 + 9, 2 * time.Second},
 		{"ProxyTerminated", nil, func(t *testing.T, c *client) {
 			c.callRaw(t, "small", nil)
-			c.cmd.Process.Signal(syscall.SIGTERM) // passed on to the server, which dies of it
+			// The server's input is closed and it gets SIGTERM at once: it
+			// ends by the one or the other (0 or 143).
+			c.cmd.Process.Signal(syscall.SIGTERM)
 			exited(t, c.cmd.Process.Pid)
-		}, 128 + 15, 2 * time.Second},
+		}, -1, 2 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pidfile := filepath.Join(t.TempDir(), "pid")
@@ -116,7 +119,7 @@ func TestLifecycle(t *testing.T) {
 			if d := time.Since(start); d > tc.within {
 				t.Errorf("took %v", d)
 			}
-			if st := c.cmd.ProcessState; st == nil || exitStatus(st) != tc.status {
+			if st := c.cmd.ProcessState; st == nil || exitStatus(st) != tc.status && !(tc.status == -1 && (exitStatus(st) == 0 || exitStatus(st) == 128+15)) {
 				t.Fatalf("proxy's status %v, want %d\nstderr: %s", st, tc.status, c.stderr)
 			}
 			gone(t, pid)
@@ -225,4 +228,69 @@ func TestRunNoLeaks(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// TestProcessGroup: the server runs in a process group of its own, which
+// the proxy signals as a whole (SPEC P1): a server started through a
+// wrapper (sh -c, as npx does) is ended with it; a SIGTERM to the proxy
+// after its input ended is acted on at once; every wait is bounded.
+func TestProcessGroup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	if mcpproxy.DefaultGrace >= 2*time.Second {
+		t.Errorf("a default grace of %v: the go-sdk's client sends SIGTERM 2 s after EOF and SIGKILL 2 s later", mcpproxy.DefaultGrace)
+	}
+	for _, tc := range []struct {
+		name    string
+		wrapper bool
+		grace   string
+		server  []string
+		act     func(t *testing.T, proxy *exec.Cmd, stdin io.Closer)
+		within  time.Duration
+	}{
+		{"WrapperTerminated", true, "300ms", []string{"-stubborn"}, func(t *testing.T, proxy *exec.Cmd, _ io.Closer) {
+			proxy.Process.Signal(syscall.SIGTERM)
+		}, 3 * time.Second},
+		{"WrapperEOF", true, "300ms", []string{"-ignore-eof"}, func(t *testing.T, _ *exec.Cmd, stdin io.Closer) {
+			stdin.Close()
+		}, 3 * time.Second},
+		{"SIGTERMAfterEOF", false, "10s", []string{"-ignore-eof"}, func(t *testing.T, proxy *exec.Cmd, stdin io.Closer) {
+			stdin.Close()
+			time.Sleep(200 * time.Millisecond)
+			proxy.Process.Signal(syscall.SIGTERM)
+		}, 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			args := []string{"mcp", "-grace", tc.grace, "--"}
+			if tc.wrapper {
+				args = append(args, "sh", "-c", `"$@"; exit $?`, "sh")
+			}
+			args = append(append(args, os.Args[0], "-mcptest.serve", "-pidfile", pidfile), tc.server...)
+			proxy := exec.Command(jsonmaskBin(t), args...)
+			proxy.Env = serverEnv()
+			stdin, err := proxy.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := proxy.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pid := serverPid(t, pidfile)
+			done := make(chan struct{})
+			go func() { proxy.Wait(); close(done) }()
+			start := time.Now()
+			tc.act(t, proxy, stdin)
+			select {
+			case <-done:
+			case <-time.After(tc.within):
+				proxy.Process.Kill()
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the proxy did not exit within %v", tc.within)
+			}
+			t.Logf("the proxy exited after %v", time.Since(start))
+			gone(t, pid)
+		})
+	}
 }

@@ -17,7 +17,11 @@ import (
 
 // DefaultGrace is how long the proxy waits for the server to exit after
 // closing its standard input, and again after SIGTERM, before the next step.
-const DefaultGrace = 3 * time.Second
+// It is under a second so that the whole sequence (EOF, SIGTERM, SIGKILL)
+// fits inside an MCP client's own (the SDKs': EOF, SIGTERM after 2 s,
+// SIGKILL 2 s later): a stubborn server dies through the proxy as it would
+// run directly.
+const DefaultGrace = 900 * time.Millisecond
 
 // Proxy is the compiled configuration of an MCP proxy: a mask and a
 // toolresult.Processor per tool, and the store. It is immutable apart from
@@ -31,6 +35,7 @@ type Proxy struct {
 	// listRewrites: tools/list results are rewritten (read_variable is
 	// added, or some tool loses its outputSchema).
 	listRewrites bool
+	anyMask      bool // some tool has a mask: a task result that cannot be attributed is refused (P8)
 	grace        time.Duration
 	log          io.Writer
 
@@ -43,6 +48,7 @@ type tool struct {
 	mask   *jsonmask.Mask
 	proc   *toolresult.Processor // section 9 with the tool's mask and budget; nil when the budget is off
 	arrays bool
+	strict bool // a masked result whose payload the mask would pass is withheld
 }
 
 // rewrites reports whether the tool's results may be rewritten.
@@ -103,7 +109,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
 	}
 	p.reader = reader
-	if p.def, err = newTool(reader, nil, cfg.Budget, false); err != nil {
+	if p.def, err = newTool(reader, nil, cfg.Budget, ToolConfig{}); err != nil {
 		return nil, err
 	}
 	p.readVar = cfg.Budget > 0
@@ -121,23 +127,26 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 				return nil, fmt.Errorf("jsonmask: config: tools.%s.response_mask: %w", name, unprefix(err))
 			}
 		}
-		t, err := newTool(reader, mask, budget, tc.Arrays)
+		tc.Strict = tc.Strict || cfg.Strict
+		t, err := newTool(reader, mask, budget, tc)
 		if err != nil {
 			return nil, err
 		}
 		p.tools[name] = t
 		p.readVar = p.readVar || budget > 0
 		p.listRewrites = p.listRewrites || t.rewrites()
+		p.anyMask = p.anyMask || mask != nil
 	}
 	p.listRewrites = p.listRewrites || p.readVar || p.def.rewrites()
 	return p, nil
 }
 
-func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, arrays bool) (*tool, error) {
-	t := &tool{mask: mask, arrays: arrays}
+func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc ToolConfig) (*tool, error) {
+	t := &tool{mask: mask, arrays: tc.Arrays, strict: tc.Strict}
 	if budget > 0 {
 		var err error
-		if t.proc, err = base.With(toolresult.WithBudget(budget), toolresult.WithMask(mask)); err != nil {
+		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions)}
+		if t.proc, err = base.With(opts...); err != nil {
 			return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
 		}
 	}
@@ -160,6 +169,15 @@ func (p *Proxy) toolFor(name string) *tool {
 		return t
 	}
 	return p.def
+}
+
+// callTool returns what the proxy does to the result of a call: its
+// tool's, or the default for a task result that cannot be attributed.
+func (p *Proxy) callTool(c *call) *tool {
+	if c.unattributed {
+		return p.def
+	}
+	return p.toolFor(c.tool)
 }
 
 // made remembers that a tool's processor made a variable, so that
@@ -191,37 +209,56 @@ func (p *Proxy) logf(format string, args ...any) {
 // Run starts cmd, the MCP server, and proxies between it and the client on
 // stdin and stdout until either side ends (SPEC P1). cmd must not be
 // started, nor have its Stdin or Stdout set; its Stderr is the caller's to
-// set (os.Stderr passes the server's through).
+// set (os.Stderr passes the server's through). On Unix the server runs in
+// a process group of its own, which is signalled as a whole: a server
+// started through a wrapper (npx, sh -c) ends with it.
 //
 // When the client's stdin ends (or writing to stdout fails), the server's
 // standard input is closed; a server that has not exited after the grace
 // period gets SIGTERM, and after another one SIGKILL. When ctx is done (the
-// proxy itself was told to stop), the server gets SIGTERM at once, and
-// SIGKILL after the grace period. When the server ends its output, Run
-// waits for the results it is processing to be written, closes the
-// server's input and waits for it to exit, with the same grace periods.
-// Run returns the server's exit status: its exit code, or 128 plus the
-// number of the signal that ended it; an error only when the server could
-// not be started or waited for.
+// proxy itself was told to stop), at any time, the server's input is
+// closed and it gets SIGTERM at once, and SIGKILL after the grace period.
+// When the server ends its output, Run waits for the results it is
+// processing to be written, closes the server's input and waits for it to
+// exit, with the same grace periods. Every wait is bounded: once the
+// server has exited, what it started gets the grace period to close the
+// server's output, then SIGKILL, then the output is closed. Run returns
+// the server's exit status: its exit code, or 128 plus the number of the
+// signal that ended it; an error only when the server could not be
+// started.
 //
 // A stdin that has a SetReadDeadline method (an *os.File pipe, a
 // net.Conn) is interrupted when the server ends, so that Run leaves no
 // goroutine behind; reading any other stdin ends when it next returns.
 func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout io.Writer) (int, error) {
-	toServer, err := cmd.StdinPipe()
+	// Pipes of our own rather than cmd's: cmd.Wait then waits for the
+	// process alone, and reading its output is ours to bound.
+	serverIn, toServer, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
-	fromServer, err := cmd.StdoutPipe()
+	fromServer, serverOut, err := os.Pipe()
 	if err != nil {
+		serverIn.Close()
+		toServer.Close()
 		return 0, err
 	}
-	if cmd.WaitDelay == 0 {
-		cmd.WaitDelay = p.grace
-	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin, cmd.Stdout = serverIn, serverOut
+	ownGroup(cmd)
+	err = cmd.Start()
+	serverIn.Close()
+	serverOut.Close()
+	if err != nil {
+		toServer.Close()
+		fromServer.Close()
 		return 0, err
 	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
 	s := newSession(p, stdout, toServer)
 	s.ctx = ctx
 
@@ -236,33 +273,23 @@ func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout 
 		close(clientDone)
 	}()
 
-	exited := make(chan struct{})
 	var stopper sync.WaitGroup
-	stop := func(termNow bool) {
-		stopper.Go(func() { p.terminate(cmd.Process, exited, termNow) })
-	}
-	stopping := false
 	select {
 	case <-serverDone:
 	case <-clientDone:
 	case <-s.out.gone:
 	case <-ctx.Done():
-		stop(true) // SIGTERM, as the proxy got
-		stopping = true
 	}
-	if !stopping {
-		// The server ended its output, or the client went away: either way
-		// the server gets no more input.
-		toServer.Close()
-		stop(false)
-	}
-	<-serverDone
+	// The server ended its output, the client went away, or the proxy was
+	// told to stop: either way the server gets no more input.
 	toServer.Close()
+	stopper.Go(func() { p.terminate(ctx, cmd, exited) })
+	p.drain(cmd, serverDone, exited, fromServer)
 	s.stop()
 	s.wait() // the results being processed are written
-	err = cmd.Wait()
-	close(exited)
+	<-exited
 	stopper.Wait()
+	fromServer.Close()
 	s.out.close()
 	// Stop reading the client, where that is possible.
 	if d, ok := stdin.(interface{ SetReadDeadline(time.Time) error }); ok {
@@ -271,32 +298,59 @@ func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, stdin io.Reader, stdout 
 		}
 	}
 	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return 0, err
+	if waitErr != nil && !errors.As(waitErr, &ee) {
+		return 0, waitErr
 	}
 	return exitStatus(cmd.ProcessState), nil
 }
 
-// terminate ends the server unless it exits by itself: after the grace
-// period (or at once, with now) SIGTERM, after another one SIGKILL.
-func (p *Proxy) terminate(proc *os.Process, exited <-chan struct{}, now bool) {
-	wait := func() bool {
+// drain waits for the server's output to end. Once the server has exited,
+// what it started and still holds its output gets the grace period, then
+// SIGKILL (its group), then another grace period, and then the output is
+// closed under the reader.
+func (p *Proxy) drain(cmd *exec.Cmd, serverDone, exited <-chan struct{}, fromServer *os.File) {
+	select {
+	case <-serverDone:
+		return
+	case <-exited:
+	}
+	for step := 0; ; step++ {
 		t := time.NewTimer(p.grace)
-		defer t.Stop()
 		select {
-		case <-exited:
-			return true
+		case <-serverDone:
+			t.Stop()
+			return
 		case <-t.C:
-			return false
 		}
+		if step == 1 {
+			fromServer.Close()
+			<-serverDone
+			return
+		}
+		signalGroup(cmd, syscall.SIGKILL)
 	}
-	if !now && wait() {
+}
+
+// terminate ends the server unless it exits by itself: after the grace
+// period (or at once, when ctx is done: the proxy was told to stop)
+// SIGTERM, after another one SIGKILL, each to the server's process group.
+func (p *Proxy) terminate(ctx context.Context, cmd *exec.Cmd, exited <-chan struct{}) {
+	t := time.NewTimer(p.grace)
+	defer t.Stop()
+	select {
+	case <-exited:
 		return
+	case <-t.C:
+	case <-ctx.Done():
 	}
-	if proc.Signal(syscall.SIGTERM) == nil && wait() {
+	signalGroup(cmd, syscall.SIGTERM)
+	t.Reset(p.grace)
+	select {
+	case <-exited:
 		return
+	case <-t.C:
 	}
-	proc.Kill()
+	signalGroup(cmd, syscall.SIGKILL)
 }
 
 // exitStatus is the status a shell would report for the process.

@@ -23,22 +23,71 @@ const readVariableTool = `{"name":"read_variable","title":"Read a stored variabl
 	`"required":["name"],"additionalProperties":false},` +
 	`"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
 
-// answerRead answers a read_variable call itself, in a goroutine of its
-// own: the variable is read from the store and rendered under the budget
-// of the tool that made it (or the default budget).
-func (s *session) answerRead(rawID, line []byte, params []member) {
+// ownTool is a tool the proxy adds to tools/list (after the server's, on
+// the first page) and answers itself, when variables are on (some budget
+// is). A tool of the server with its name is hidden.
+type ownTool struct {
+	name string
+	def  string // its definition in tools/list
+	// answer returns the tool's result for the call's arguments (JSON, or
+	// nil for none); it runs in a goroutine of its own.
+	answer func(s *session, args []byte) []byte
+}
+
+// ownTools are the proxy's tools, in the order tools/list gives them. A file
+// of this package may add one in its init.
+var ownTools = []ownTool{{name: readVariable, def: readVariableTool, answer: (*session).readResult}}
+
+// ownToolNamed returns the proxy's tool called name, or nil.
+func ownToolNamed(name string) *ownTool {
+	for i := range ownTools {
+		if ownTools[i].name == name {
+			return &ownTools[i]
+		}
+	}
+	return nil
+}
+
+// answerOwn answers a call of one of the proxy's tools, in a goroutine of
+// its own. A call whose id is in use by a request in flight is refused,
+// as the others are.
+func (s *session) answerOwn(t *ownTool, key string, rawID, line []byte, params []member) {
+	s.mu.Lock()
+	_, inUse := s.pending[key]
+	if _, busy := s.busy[key]; busy {
+		inUse = true
+	}
+	if s.own[key] {
+		inUse = true
+	}
+	if !inUse {
+		s.own[key] = true
+	}
+	s.mu.Unlock()
+	if inUse {
+		s.replyError(rawID, codeInvalidRequest, "jsonmask: the id is in use by a request in flight: not forwarded")
+		return
+	}
 	var args []byte
 	if a, _ := find(params, "arguments"); a != nil {
 		args = bytes.Clone(line[a.val.start:a.val.end])
 	}
 	id := bytes.Clone(rawID)
-	s.spawn(func() {
+	done := func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.own, key)
+	}
+	if !s.spawn(func() {
+		defer done()
 		s.slots <- struct{}{}
 		defer func() { <-s.slots }()
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
-		b = append(append(b, `,"result":`...), s.readResult(args)...)
+		b = append(append(b, `,"result":`...), t.answer(s, args)...)
 		s.out.write(append(b, "}\n"...))
-	})
+	}) {
+		done()
+	}
 }
 
 // readResult is the result of a read_variable call with the arguments args.

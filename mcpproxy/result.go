@@ -3,10 +3,14 @@ package mcpproxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -77,7 +81,7 @@ type item struct {
 // (the payload is not valid JSON, the result is malformed, a text holds
 // other JSON than the payload) becomes an error result that says why.
 func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
-	t := s.p.toolFor(c.tool)
+	t := s.p.callTool(c)
 	masked := t.mask != nil
 	fail := func(why string) []byte {
 		if !masked {
@@ -99,10 +103,20 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	if twiceC || twiceS {
 		return fail("the result has two content or structuredContent members")
 	}
+	resultType := ""
 	if rt, _ := find(ms, "resultType"); rt != nil {
-		if v, _ := text(msg, rt.val); v != "" && v != "complete" {
-			return msg // not final: it asks the client for input
-		}
+		resultType, _ = text(msg, rt.val)
+	}
+	if task, twice := find(ms, "task"); c.method == toolsCall && (task != nil || resultType == "task") {
+		// A task created: in the tasks extension of later protocols
+		// (resultType "task") the task's members are the result's own.
+		return s.taskCreated(c, msg, res, ms, task, twice, fail)
+	}
+	if !t.rewrites() {
+		return msg // a call noted for the task it might have created
+	}
+	if resultType != "" && resultType != "complete" {
+		return msg // not final: it asks the client for input
 	}
 	if structured != nil && string(msg[structured.val.start:structured.val.end]) == "null" {
 		structured = nil
@@ -122,17 +136,38 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	}
 
 	// The payload, and what becomes of each content item.
-	var payload []byte
+	var payload *payloadOf
 	from := "structuredContent"
 	payloadItem := -1
+	unwrapped, repeated := false, false
 	if structured != nil {
-		payload = msg[structured.val.start:structured.val.end]
-	} else {
+		switch w := wrapped(&ps, msg, structured.val, content); {
+		case w.repeats:
+			// structuredContent repeats the content items (media, say):
+			// the content says it once (P3).
+			structured, repeated = nil, true
+		case w.text != (span{}) && w.json:
+			payload, unwrapped, from = textPayload(msg, w.text), true, "structuredContent's text"
+		case w.text != (span{}) && !masked:
+			return s.plainWrapped(msg, res, ms, items, textBytes(msg, w.text))
+		default:
+			payload = &payloadOf{b: msg[structured.val.start:structured.val.end]}
+		}
+	}
+	if structured == nil {
 		for i, it := range items {
 			if it.jsonLike != 0 {
-				payload, payloadItem, from = textBytes(msg, it.text), i, "text content"
+				payload, payloadItem, from = textPayload(msg, it.text), i, "text content"
 				break
 			}
+		}
+	}
+	if masked {
+		if why := unmaskedWhy(payload, t.arrays); why != "" {
+			if t.strict {
+				return fail("strict: " + why)
+			}
+			s.p.logf("tools/call %q: the result passes unmasked: %s", c.tool, why)
 		}
 	}
 	unknown := false
@@ -140,7 +175,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		unknown = unknown || !defined(m.key)
 	}
 	if payload == nil && !(masked && unknown) {
-		return msg
+		return dropMembers(msg, res, ms, func(key string) bool { return repeated && key == "structuredContent" })
 	}
 	// A masked tool's rewritten result holds the model text alone (P3):
 	// other items, prose or images, could carry what the mask drops.
@@ -150,7 +185,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		if i == payloadItem || it.jsonLike == 0 || payload == nil {
 			continue
 		}
-		if sameJSON(textBytes(msg, it.text), payload) {
+		if sameJSON(textBytes(msg, it.text), payload.bytes()) {
 			keep[i] = false // P4: the same JSON once
 			continue
 		}
@@ -163,10 +198,18 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	switch {
 	case payload == nil: // a masked tool's result with members to drop
 	case t.proc != nil:
-		r, err = t.proc.Process(ctx, bytes.NewReader(payload))
+		// The budget bounds the whole result (P3): the texts kept beside
+		// the data count against it.
+		proc := t.proc
+		if extra := keptTokens(proc, msg, items, keep); extra > 0 {
+			proc, err = proc.With(toolresult.WithBudget(max(proc.Budget()-extra, 1)))
+		}
+		if err == nil {
+			r, err = proc.Process(ctx, payload.reader())
+		}
 	default: // the mask alone: the budget is off
 		var out []byte
-		if out, err = t.mask.Append(nil, payload); err == nil {
+		if out, err = t.mask.Append(nil, payload.bytes()); err == nil {
 			r = &toolresult.Result{Route: toolresult.Passthrough, Text: string(out), Content: out}
 		}
 	}
@@ -175,22 +218,15 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		return nil
 	case err != nil:
 		return fail("its " + from + " could not be processed: " + message(err))
+	case r != nil && r.Route == toolresult.Plaintext && unwrapped:
+		return s.plainWrapped(msg, res, ms, items, payload.bytes())
 	case r == nil || r.Route == toolresult.Plaintext:
-		if !(masked && unknown) {
-			return msg // C4: plaintext enters whole
-		}
-		// The members MCP defines, as they are.
-		b := []byte{'{'}
-		for _, m := range ms {
-			if defined(m.key) {
-				if len(b) > 1 {
-					b = append(b, ',')
-				}
-				b = append(b, m.raw(msg)...)
-			}
-		}
-		return splice(msg, res, append(b, '}'))
-	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "":
+		// C4: plaintext enters whole; a masked tool's result keeps only the
+		// members MCP defines.
+		return dropMembers(msg, res, ms, func(key string) bool {
+			return masked && !defined(key) || repeated && key == "structuredContent"
+		})
+	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "" && !unwrapped && !repeated:
 		return msg
 	case r.Route == toolresult.Variable:
 		s.p.made(r.Variable.Name, t.proc)
@@ -218,6 +254,313 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		}
 	}
 	return splice(msg, res, append(b, '}'))
+}
+
+// rewriteTask returns a tasks/get response as the client gets it. A task
+// (MCP 2025-11-25) carries no result and passes as it is; the tasks
+// extension of later protocols puts the finished task's result inline, as
+// the member result, which gets the task's tool's mask and budget as a
+// tools/call result would. When the task cannot be attributed and some tool
+// is masked, that result is withheld.
+func (s *session) rewriteTask(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
+	var ps parser
+	if msg[res.start] != '{' {
+		return msg
+	}
+	ms, err := ps.members(msg, res, true)
+	inner, twice := find(ms, "result")
+	switch {
+	case err != nil && s.p.anyMask:
+		return s.failure(msg, c, rawID, "the server's task is not valid JSON: "+message(err))
+	case inner == nil:
+		return msg
+	case twice || c.unattributed && s.p.anyMask:
+		why := "the task's result cannot be attributed to a tool, and some tool is masked"
+		if twice {
+			why = "the task has two results"
+		}
+		s.p.logf("%s %q: %s", c.method, c.tool, why)
+		return splice(msg, inner.val, errorResult(c.tool, why))
+	}
+	out := s.rewriteCall(ctx, c, msg, rawID, inner.val)
+	return out
+}
+
+// taskCreated handles a tools/call result that created a task (SPEC P8,
+// MCP's CreateTaskResult): the proxy remembers the task's tool, so that
+// tasks/result gets that tool's mask and budget, and passes the result on
+// with its task as it is. A masked tool's result loses the members MCP does
+// not define for it. One whose task has no id cannot be attributed: for a
+// masked tool it becomes an error result.
+func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *member, twice bool, fail func(string) []byte) []byte {
+	if twice {
+		return fail("the result has two task members")
+	}
+	var ps parser
+	var id string
+	ok := false
+	tms := ms // the task's members: the result's own, without a task member
+	if task != nil {
+		tms = nil
+		if msg[task.val.start] == '{' {
+			tms, _ = ps.members(msg, task.val, true)
+		}
+	}
+	if tid, twice := find(tms, "taskId"); tid != nil && !twice {
+		id, ok = text(msg, tid.val)
+	}
+	if !ok {
+		return fail("the task it created has no taskId")
+	}
+	s.taskMade(id, c.tool)
+	if s.p.callTool(c).mask == nil {
+		return msg
+	}
+	b := []byte{'{'}
+	dropped := false
+	for _, m := range ms {
+		if !taskMember(m.key, task == nil) {
+			dropped = true
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, m.raw(msg)...)
+	}
+	if !dropped {
+		return msg
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// wrap is what a result's structuredContent is to its content.
+type wrap struct {
+	// text is the string of a one-member object such as server-filesystem's
+	// {"content": "<text>"}, as written; json says it starts like a JSON
+	// object or array.
+	text span
+	json bool
+	// repeats: a one-member object whose array is the result's content
+	// itself, such as {"content": [<the content's items>]}.
+	repeats bool
+}
+
+// wrapped reads structuredContent at v, beside the result's content member
+// (nil for none).
+func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
+	if msg[v.start] != '{' {
+		return wrap{}
+	}
+	ms, err := ps.members(msg, v, true)
+	if err != nil || len(ms) != 1 {
+		return wrap{}
+	}
+	val := ms[0].val
+	switch msg[val.start] {
+	case '"':
+		c := firstChar(msg[val.start:val.end])
+		return wrap{text: val, json: c == '{' || c == '['}
+	case '[':
+		if content != nil && sameValue(msg[val.start:val.end], msg[content.val.start:content.val.end]) {
+			return wrap{repeats: true}
+		}
+	}
+	return wrap{}
+}
+
+// sameValue reports whether a and b are the same JSON value, objects'
+// members in any order (a server may serialize its content items twice
+// with two serializers); numbers are compared as written.
+func sameValue(a, b []byte) bool {
+	if sameJSON(a, b) {
+		return true
+	}
+	decode := func(raw []byte) (any, bool) {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		var v any
+		return v, d.Decode(&v) == nil
+	}
+	va, okA := decode(a)
+	vb, okB := decode(b)
+	return okA && okB && reflect.DeepEqual(va, vb)
+}
+
+// plainWrapped is a result whose structuredContent wraps plain text (C4, P3):
+// the text enters whole, once, as a text item; structuredContent goes.
+func (s *session) plainWrapped(msg []byte, res span, ms []member, items []item, text []byte) []byte {
+	for _, it := range items {
+		if it.text != (span{}) && bytes.Equal(textBytes(msg, it.text), text) {
+			return dropMembers(msg, res, ms, func(key string) bool { return key == "structuredContent" })
+		}
+	}
+	b := appendString([]byte(`{"content":[{"type":"text","text":`), string(text))
+	b = append(b, '}')
+	for _, it := range items {
+		b = append(append(b, ','), msg[it.start:it.end]...)
+	}
+	b = append(b, ']')
+	for _, m := range ms {
+		if m.key != "content" && m.key != "structuredContent" {
+			b = append(append(b, ','), m.raw(msg)...)
+		}
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// dropMembers returns msg with the members of the result at res for which
+// drop is true taken out (msg itself when there are none).
+func dropMembers(msg []byte, res span, ms []member, drop func(key string) bool) []byte {
+	b := []byte{'{'}
+	dropped := false
+	for _, m := range ms {
+		if drop(m.key) {
+			dropped = true
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, m.raw(msg)...)
+	}
+	if !dropped {
+		return msg
+	}
+	return splice(msg, res, append(b, '}'))
+}
+
+// keptTokens counts the tokens of the text items kept beside the model
+// text, up to the budget (media are not text, and not counted).
+func keptTokens(proc *toolresult.Processor, msg []byte, items []item, keep []bool) int {
+	n := 0
+	for i, it := range items {
+		if keep[i] && it.text != (span{}) && n <= proc.Budget() {
+			n += proc.Tokenizer().Count(textBytes(msg, it.text), proc.Budget())
+		}
+	}
+	return n
+}
+
+// payloadOf is a result's JSON payload: JSON as the message holds it
+// (structuredContent), or the content of a JSON string in it (a text),
+// unescaped only when needed: section 9 reads it through an unescaping
+// reader, so that a payload of 100 MB is not held twice.
+type payloadOf struct {
+	msg  []byte
+	text span   // the JSON string, when the payload is a text
+	b    []byte // the payload's bytes, once needed
+}
+
+// textPayload is the payload that the JSON string at v holds.
+func textPayload(msg []byte, v span) *payloadOf { return &payloadOf{msg: msg, text: v} }
+
+// bytes returns the payload's bytes, unescaping a text the first time.
+func (p *payloadOf) bytes() []byte {
+	if p.b == nil && p.text != (span{}) {
+		p.b = textBytes(p.msg, p.text)
+	}
+	return p.b
+}
+
+// reader reads the payload: a text unescaped as it is read.
+func (p *payloadOf) reader() io.Reader {
+	if p.b != nil || p.text == (span{}) {
+		return bytes.NewReader(p.b)
+	}
+	return &unescaper{raw: p.msg[p.text.start+1 : p.text.end-1]}
+}
+
+// first returns the payload's first character that is not whitespace or
+// a byte-order mark (0 for none, or no payload).
+func (p *payloadOf) first() byte {
+	switch {
+	case p == nil:
+		return 0
+	case p.b == nil && p.text != (span{}):
+		return firstChar(p.msg[p.text.start:p.text.end])
+	}
+	return firstByte(p.b[skipBOM(p.b):])
+}
+
+// unescaper reads the content of a JSON string unescaped, a window at a
+// time, never cutting an escape (or a surrogate pair of them) in two.
+type unescaper struct {
+	raw   []byte // what is left to read, as written
+	buf   []byte // unescaped, not yet read
+	store []byte // buf's memory
+}
+
+func (u *unescaper) Read(p []byte) (int, error) {
+	for len(u.buf) == 0 {
+		if len(u.raw) == 0 {
+			return 0, io.EOF
+		}
+		end := min(len(u.raw), 32<<10)
+		i := 0
+		for i < end {
+			if u.raw[i] != '\\' {
+				i++
+				continue
+			}
+			w := 2
+			if i+1 < len(u.raw) && u.raw[i+1] == 'u' {
+				w = 6
+				if i+12 <= len(u.raw) && u.raw[i+6] == '\\' && u.raw[i+7] == 'u' && isHigh(u.raw[i:i+6]) {
+					w = 12 // a surrogate pair: together
+				}
+			}
+			if i+w > end && end < len(u.raw) {
+				break
+			}
+			i += w
+		}
+		i = min(i, len(u.raw))
+		u.store = tokenizer.AppendUnescaped(u.store[:0], u.raw[:i])
+		u.buf = u.store
+		u.raw = u.raw[i:]
+	}
+	n := copy(p, u.buf)
+	u.buf = u.buf[n:]
+	return n, nil
+}
+
+// isHigh reports whether a \uXXXX escape is a high surrogate's.
+func isHigh(esc []byte) bool {
+	h := hex4(esc[2:6])
+	return h >= 0xD800 && h < 0xDC00
+}
+
+// unmaskedWhy says why a masked tool's payload would pass its mask
+// unmasked (SPEC B3), or "" when the mask applies to it.
+func unmaskedWhy(payload *payloadOf, arrays bool) string {
+	switch payload.first() {
+	case '{':
+		return ""
+	case '[':
+		if arrays {
+			return ""
+		}
+		return "its payload is a JSON array, which the mask masks only with the tool's \"arrays\" option"
+	}
+	if payload == nil {
+		return "it holds no JSON object to mask"
+	}
+	return "its payload is not a JSON object"
+}
+
+// taskMember reports whether MCP defines a member of a result that created
+// a task: its task, or, flat (the tasks extension), the task's own members.
+func taskMember(key string, flat bool) bool {
+	switch key {
+	case "_meta", "resultType":
+		return true
+	case "task":
+		return !flat
+	case "taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval":
+		return flat
+	}
+	return false
 }
 
 // defined reports whether MCP defines a member of a tools/call result.

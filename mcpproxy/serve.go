@@ -2,6 +2,7 @@ package mcpproxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"runtime"
@@ -15,46 +16,79 @@ import (
 // client. Results to be rewritten are processed by goroutines of their own,
 // at most maxBusy at once, and written to the client when done.
 //
-// Order: the messages that pass unchanged go out in the order they came, in
-// both directions, each as soon as it is read. A rewritten tools/list result
-// goes out in order too (it is rewritten inline: it is small). A tools/call
-// result that is processed goes out when its processing ends, and may be
-// overtaken by messages that the server sent after it. That is safe for
-// JSON-RPC, whose responses are matched to requests by id and carry no order
-// between them; and for MCP, whose notifications about a request (progress)
-// come before its response and so are never delayed behind it.
+// Order: messages go out in the order they came, in both directions (SPEC
+// P1). A message that passes goes out as soon as it is read, unless a
+// result before it from the server is still being processed: it then waits
+// in line (package order.go), within bounds past which the server is not
+// read until the result is done. A rewritten tools/list result is
+// rewritten inline (it is small). The proxy's own answers (read_variable,
+// errors for requests it refuses) go out when they are ready.
 type session struct {
 	p      *Proxy
 	ctx    context.Context
 	out    *clientWriter
+	order  *ordered  // the server's messages to the client, in order
 	server io.Writer // the server's stdin, written by fromClient only
 
 	mu       sync.Mutex
-	pending  map[string]*call // requests sent to the server whose results are rewritten, by id
-	busy     map[string]*call // results being processed, by id
-	work     sync.WaitGroup   // results being processed, and read_variable calls being answered
-	stopping bool             // Run is ending: no more work
-	slots    chan struct{}    // bounds how many results are processed at once
+	pending  map[string]*call  // requests sent to the server whose results are rewritten, by id
+	busy     map[string]*call  // results being processed, by id
+	own      map[string]bool   // calls of the proxy's own tools being answered, by id
+	work     sync.WaitGroup    // results being processed, and read_variable calls being answered
+	stopping bool              // Run is ending: no more work
+	slots    chan struct{}     // bounds how many results are processed at once
+	tasks    map[string]string // the tool of each task a tools/call created, by task id (SPEC P8)
 }
 
 // call is a request of the client whose result the proxy rewrites.
 type call struct {
-	method    string // "tools/list" or "tools/call"
-	tool      string // the tool called
-	first     bool   // tools/list: the first page (no cursor)
-	cancelled bool
-	cancel    context.CancelFunc // while its result is processed
+	method string // "tools/list" or "tools/call"
+	tool   string // the tool called
+	first  bool   // tools/list: the first page (no cursor)
+	// task: a tools/call that asks for a task (params.task), noted whatever
+	// its tool, so that the proxy learns the task's id from its result.
+	task bool
+	// unattributed: a tasks/result of a task the proxy did not see created;
+	// its result gets the default tool's budget (there is no mask then).
+	unattributed bool
+	cancelled    bool
+	cancel       context.CancelFunc // while its result is processed
 }
 
 const (
-	toolsList = "tools/list"
-	toolsCall = "tools/call"
+	toolsList   = "tools/list"
+	toolsCall   = "tools/call"
+	tasksResult = "tasks/result"
+	tasksGet    = "tasks/get"
 )
 
+// maxTasks bounds the tasks remembered: past it they are forgotten, and a
+// forgotten task's result is refused when some tool is masked.
+const maxTasks = 1 << 16
+
+// taskTool returns the tool whose tools/call created the task id.
+func (s *session) taskTool(id string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tool, ok := s.tasks[id]
+	return tool, ok
+}
+
+// taskMade remembers the tool of a task.
+func (s *session) taskMade(id, tool string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.tasks) >= maxTasks {
+		clear(s.tasks)
+	}
+	s.tasks[id] = tool
+}
+
 func newSession(p *Proxy, stdout, server io.Writer) *session {
+	out := newClientWriter(stdout)
 	return &session{
-		p: p, ctx: context.Background(), out: newClientWriter(stdout), server: server,
-		pending: map[string]*call{}, busy: map[string]*call{},
+		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
+		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]bool{}, tasks: map[string]string{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 }
@@ -75,15 +109,20 @@ func (s *session) spawn(f func()) bool {
 	return true
 }
 
-// process runs f, which rewrites results, in a goroutine of its own once
-// fewer than cap(slots) do: the caller (the server's pump) waits until then.
-func (s *session) process(f func()) {
+// process runs f, which rewrites a result, in a goroutine of its own once
+// fewer than cap(slots) do: the caller (the server's pump) waits until
+// then. What f returns takes the result's place in the line of the
+// server's messages (nil: nothing is written), which the messages behind
+// it wait for.
+func (s *session) process(f func() []byte) {
+	sl := s.order.reserve()
 	s.slots <- struct{}{}
 	if !s.spawn(func() {
 		defer func() { <-s.slots }()
-		f()
+		s.order.fill(sl, f())
 	}) {
 		<-s.slots
+		s.order.fill(sl, nil)
 	}
 }
 
@@ -137,21 +176,32 @@ func (c *clientWriter) close() {
 
 // readLine returns the next line of r, with its '\n' (the last line may have
 // none): the reader's own buffer when the line fits in it, valid until the
-// next read, or else buf grown to hold it.
+// next read, or else buf, made to hold it. A long line is gathered in
+// pieces and copied into buf once, sized to it: growing one slice as it
+// comes would copy it over and over, and hold up to twice its size while
+// it grows.
 func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 	line, err := r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return line, err
 	}
-	b := append((*buf)[:0], line...)
-	for {
+	pieces := [][]byte{bytes.Clone(line)}
+	n := len(line)
+	for err == bufio.ErrBufferFull {
 		line, err = r.ReadSlice('\n')
-		b = append(b, line...)
-		if err != bufio.ErrBufferFull {
-			*buf = b
-			return b, err
-		}
+		pieces = append(pieces, bytes.Clone(line))
+		n += len(line)
 	}
+	b := (*buf)[:0]
+	if cap(b) < n {
+		b = make([]byte, 0, n)
+	}
+	for i, p := range pieces {
+		b = append(b, p...)
+		pieces[i] = nil
+	}
+	*buf = b
+	return b, err
 }
 
 // firstByte returns the first byte of line that is not JSON whitespace, or 0.
@@ -197,7 +247,12 @@ func (s *session) fromServer(r io.Reader) {
 	for {
 		line, err := readLine(br, &buf)
 		if len(line) > 0 {
-			s.serverLine(&ps, line)
+			// A line read into buf (not the reader's own buffer) is ours
+			// to give away: a result processed keeps it, without a copy.
+			owned := len(buf) > 0 && &line[0] == &buf[0]
+			if s.serverLineOwned(&ps, line, owned) {
+				buf = nil
+			}
 		}
 		if err != nil {
 			return

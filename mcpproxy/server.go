@@ -13,10 +13,15 @@ import (
 // cannot tell whether it holds a result to rewrite. When its id was read
 // before the error and names a call whose result is rewritten, the client
 // gets an error for that call instead.
-func (s *session) serverLine(ps *parser, line []byte) {
+func (s *session) serverLine(ps *parser, line []byte) { s.serverLineOwned(ps, line, false) }
+
+// serverLineOwned is serverLine for a line that the caller may give away
+// (owned): a result processed after the call keeps it instead of a copy
+// (a result of 100 MB is not held twice). It reports whether it kept it.
+func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept bool) {
 	switch firstByte(line) {
 	case 0:
-		s.out.write(line)
+		s.order.put(line)
 	case '{':
 		ms, err := ps.members(line, span{0, len(line)}, false)
 		if err != nil {
@@ -28,12 +33,15 @@ func (s *session) serverLine(ps *parser, line []byte) {
 		case ambiguous:
 			s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
 		case c == nil:
-			s.out.write(line)
-		case c.method == toolsCall && s.hasResult(ms):
-			// Processed on its own, so that the messages behind it are not held up.
-			msg := bytes.Clone(line)
+			s.order.put(line)
+		case (c.method == toolsCall || c.method == tasksResult) && s.hasResult(ms):
+			// Processed on its own, so that reading the server goes on.
+			msg := line
+			if kept = owned; !owned {
+				msg = bytes.Clone(line)
+			}
 			ctx := s.busyCall(key, c)
-			s.process(func() { s.send(key, c, s.respond(ctx, c, msg, ms)) })
+			s.process(func() []byte { return s.answer(key, c, s.respond(ctx, c, msg, ms)) })
 		default:
 			s.send(key, c, s.respond(s.ctx, c, line, ms))
 		}
@@ -42,6 +50,7 @@ func (s *session) serverLine(ps *parser, line []byte) {
 	default:
 		s.p.logf("dropped %d bytes of output from the server that are not a JSON-RPC message", len(line))
 	}
+	return kept
 }
 
 // hasResult reports whether a response has one result and no error.
@@ -118,9 +127,18 @@ func (s *session) busyCall(key string, c *call) context.Context {
 // send writes the response to a call, unless the client cancelled it or
 // there is none, and forgets the call.
 func (s *session) send(key string, c *call, msg []byte) {
-	if !s.finish(key, c) && msg != nil {
-		s.out.write(msg)
+	if msg = s.answer(key, c, msg); msg != nil {
+		s.order.put(msg)
 	}
+}
+
+// answer forgets a call, and returns its response unless the client
+// cancelled it.
+func (s *session) answer(key string, c *call, msg []byte) []byte {
+	if s.finish(key, c) {
+		return nil
+	}
+	return msg
 }
 
 // finish forgets a call, and reports whether the client cancelled it.
@@ -160,6 +178,8 @@ func (s *session) respond(ctx context.Context, c *call, msg []byte, ms []member)
 		return msg // a JSON-RPC error: its message and data are the server's, not the tool's result
 	case c.method == toolsList:
 		return s.rewriteList(c, msg, res.val)
+	case c.method == tasksGet:
+		return s.rewriteTask(ctx, c, msg, rawID, res.val)
 	}
 	return s.rewriteCall(ctx, c, msg, rawID, res.val)
 }
@@ -234,11 +254,11 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 		}
 	}
 	if !some {
-		s.out.write(line)
+		s.order.put(line)
 		return
 	}
 	msg := bytes.Clone(line)
-	s.process(func() {
+	s.process(func() []byte {
 		var out [][]byte
 		for i, e := range els {
 			j := jobs[i]
@@ -258,10 +278,11 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 				out = append(out, bytes.TrimRight(r, "\n"))
 			}
 		}
-		if len(out) > 0 {
-			b := append([]byte{'['}, bytes.Join(out, []byte{','})...)
-			s.out.write(append(b, "]\n"...))
+		if len(out) == 0 {
+			return nil
 		}
+		b := append([]byte{'['}, bytes.Join(out, []byte{','})...)
+		return append(b, "]\n"...)
 	})
 }
 

@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
 
+	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -56,7 +59,7 @@ func (l *lockedBuffer) take() string {
 // the benchmark's mask and the default budget of 7000; other tools pass as
 // they are (budget 0).
 const harnessConfig = `{"budget": 0, "tools": {
-	"m": {"response_mask": {"keep": true, "items": {"id": true, "status": true}, "count": true}, "budget": 100000},
+	"m": {"response_mask": {"keep": true, "items": {"id": true, "status": true}, "count": true}, "budget": 100000, "instructions": true},
 	"v": {"response_mask": {"keep": true}, "budget": 50},
 	"a": {"response_mask": {"keep": true}, "budget": 100000, "arrays": true},
 	"u": {"budget": 100000},
@@ -559,9 +562,10 @@ func (b *blockingStore) Create() (toolresult.Draft, error) {
 	return b.MemStore.Create()
 }
 
-// TestNotHeldUp: a result being processed does not hold up the messages
-// behind it (SPEC P1); it goes out when it is done.
-func TestNotHeldUp(t *testing.T) {
+// TestHeldInOrder: a result being processed does not hold up reading the
+// server, and the messages behind it wait for it: the client gets them in
+// the order the server sent them (SPEC P1).
+func TestHeldInOrder(t *testing.T) {
 	h := newHarness(t)
 	bs := &blockingStore{release: make(chan struct{})}
 	v := h.p.tools["v"]
@@ -579,14 +583,16 @@ func TestNotHeldUp(t *testing.T) {
 	case <-pumped:
 	case <-time.After(5 * time.Second):
 		close(bs.release)
-		t.Fatal("the notification waited for the result's processing")
+		t.Fatal("reading the server waited for the result's processing")
 	}
-	if got := h.out.take(); got != note {
-		t.Fatalf("the client got %q before the result was done, want the notification", got)
+	if got := h.out.take(); got != "" {
+		t.Fatalf("the client got %q before the result was done", got)
 	}
 	close(bs.release)
 	h.s.wait()
-	if got := h.out.take(); !strings.Contains(got, `"id":1,"result":{"content":[{"type":"text","text":"The response (`) {
+	got := h.out.take()
+	i := strings.Index(got, `"id":1,"result":{"content":[{"type":"text","text":"The response (`)
+	if i < 0 || !strings.HasSuffix(got, note) || strings.Index(got, note) < i {
 		t.Fatalf("then %q", got)
 	}
 }
@@ -618,5 +624,192 @@ func TestStoreFails(t *testing.T) {
 	got := h.server(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`))
 	if !strings.Contains(got, `"isError":true`) || strings.Contains(got, "kept words") {
 		t.Fatalf("the client got %s", got)
+	}
+}
+
+// TestOwnToolIDs: a call of read_variable whose id is in use by a request
+// in flight is refused, as other duplicate ids are; so is a request whose
+// id is in use by a read_variable being answered.
+func TestOwnToolIDs(t *testing.T) {
+	h := newHarness(t)
+	h.call("5", "m")
+	readVar := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"read_variable","arguments":{"name":"var_000000000000"}}}`
+	}
+	if fwd, rep := h.client(readVar("5")); fwd != "" || strings.Count(rep, `"id":5`) != 1 || !strings.Contains(rep, "in use") {
+		t.Fatalf("a read_variable with the id of a call in flight: forwarded %q, answered %q", fwd, rep)
+	}
+	// Hold the read_variable being answered: every processing slot is taken.
+	for range cap(h.s.slots) {
+		h.s.slots <- struct{}{}
+	}
+	if fwd := h.s.clientLine(&h.ps, []byte(readVar("6")+"\n")); fwd != nil {
+		t.Fatalf("forwarded %q", fwd)
+	}
+	for _, line := range []string{readVar("6"), `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"m","arguments":{}}}`} {
+		if fwd := h.s.clientLine(&h.ps, []byte(line+"\n")); fwd != nil {
+			t.Fatalf("a request with the id of a read_variable in flight was forwarded: %q", fwd)
+		}
+	}
+	for range cap(h.s.slots) {
+		<-h.s.slots
+	}
+	h.s.wait()
+	if got := h.out.take(); strings.Count(got, `"id":6,"result"`) != 1 || strings.Count(got, `"id":6,"error"`) != 2 {
+		t.Fatalf("the client got %s", got)
+	}
+}
+
+// FuzzTaskResult: a result, whatever it is, reaches the client as valid
+// JSON, and a masked tool's task result (SPEC P8) is rewritten exactly as the
+// same result of a tools/call of that tool is. (The canary is not looked
+// for: the fuzzer moves it where the mask keeps it, or into prose that
+// passes, with a warning, as SPEC B3 says.)
+func FuzzTaskResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"{\"keep\":1,\"drop\":\"` + canary + `\"}"}]}`,
+		`{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"{\"keep\":[1],\"drop\":\"` + canary + `\"}"}}`,
+		`{"content":[{"type":"text","text":"plain"}],"structuredContent":{"content":"plain"}}`,
+		`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}}`,
+		`{"task":{"taskId":"t9","status":"working"},"other":"` + canary + `"}`,
+		`{"content":[],"structuredContent":[1,2]}`, `[]`, `{"content":{}}`, `{"isError":true,"content":[{"type":"text","text":"no"}]}`,
+	} {
+		f.Add(s)
+	}
+	h := newHarness(f)
+	f.Fuzz(func(t *testing.T, res string) {
+		if !json.Valid([]byte(res)) || strings.ContainsAny(res, "\n") {
+			return
+		}
+		h.t = t
+		h.s = newSession(h.p, h.out, io.Discard)
+		server := func(line string) string {
+			h.s.serverLine(&h.ps, []byte(line+"\n"))
+			h.s.wait()
+			got := h.out.take()
+			for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+				if l != "" && !json.Valid([]byte(l)) {
+					t.Fatalf("the client got a line that is not JSON: %s", l)
+				}
+			}
+			return got
+		}
+		h.call("1", "m")
+		direct := server(result("1", res))
+		// The same result as a task's.
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m","arguments":{},"task":{"ttl":1000}}}`); fwd == "" || rep != "" {
+			t.Fatalf("the task's call was not forwarded: %q", rep)
+		}
+		created := server(result("2", `{"task":{"taskId":"t1","status":"working"}}`))
+		if !strings.Contains(created, `"taskId":"t1"`) {
+			t.Fatalf("the task's creation: %s", created)
+		}
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t1"}}`); fwd == "" || rep != "" {
+			t.Fatalf("tasks/result was not forwarded: %q", rep)
+		}
+		viaTask := server(result("1", res))
+		var top map[string]json.RawMessage
+		if json.Unmarshal([]byte(res), &top) == nil && top["task"] != nil {
+			return // a task's creation, as a tools/call result: not as a task's result
+		}
+		if viaTask != direct {
+			t.Fatalf("tools/call gave\n%s\ntasks/result gave\n%s", direct, viaTask)
+		}
+	})
+}
+
+// TestTaskExtension: the tasks extension of later protocols (a tools/call
+// result with resultType "task" and the task's members its own; tasks/get
+// with the finished task's result inline) gets the same treatment as
+// MCP 2025-11-25's tasks (SPEC P8): the task passes, its inline result is
+// masked, and one that cannot be attributed is withheld.
+func TestTaskExtension(t *testing.T) {
+	h := newHarness(t)
+	if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"m","arguments":{},"task":{}}}`); fwd == "" || rep != "" {
+		t.Fatalf("not forwarded: %q", rep)
+	}
+	got := h.server(result("1", `{"resultType":"task","taskId":"t5","status":"working","extra":"`+canary+`"}`))
+	if !strings.Contains(got, `"taskId":"t5"`) || strings.Contains(got, "extra") {
+		t.Fatalf("the task's creation: %s", got)
+	}
+	inline := `{"taskId":"%s","status":"completed","result":{"content":[{"type":"text","text":` + jstr(`{"keep":1,"drop":"`+canary+`"}`) + `}]}}`
+	for _, tc := range []struct{ task, want string }{
+		{"t5", `"result":{"content":[{"type":"text","text":"{\"keep\":1}"}],"structuredContent":{"keep":1}}`},
+		{"unknown", `"isError":true`},
+	} {
+		if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + tc.task + `"}}`); fwd == "" || rep != "" {
+			t.Fatalf("tasks/get not forwarded: %q", rep)
+		}
+		got := h.server(result("2", strings.Replace(inline, "%s", tc.task, 1)))
+		if !strings.Contains(got, tc.want) || !strings.Contains(got, `"status":"completed"`) {
+			t.Fatalf("tasks/get of %s: %s", tc.task, got)
+		}
+	}
+	// A task without an inline result passes as it is.
+	h.client(`{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"unknown"}}`)
+	plain := result("3", `{"taskId":"unknown","status":"working"}`)
+	if got := h.server(plain); got != plain+"\n" {
+		t.Fatalf("got %s", got)
+	}
+}
+
+// TestUnescaper: a text payload read through the unescaping reader is the
+// text unescaped whole, wherever its escapes fall against the reader's
+// windows.
+func TestUnescaper(t *testing.T) {
+	for _, esc := range []string{`\ud83d\ude00`, `\u00e9`, `\n`, `\\`, `\"`, `\ud800`, `\udc00x`, `\\u0041`} {
+		for pad := 32<<10 - 14; pad <= 32<<10+2; pad++ {
+			raw := strings.Repeat("a", pad) + esc + strings.Repeat(esc, 3) + "z"
+			got, err := io.ReadAll(&unescaper{raw: []byte(raw)})
+			want := tokenizer.AppendUnescaped(nil, []byte(raw))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s after %d bytes: %d bytes, want %d", esc, pad, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestHeldBound: what waits behind a result being processed is bounded
+// (maxHeldMessages): past it, reading the server waits for the result.
+func TestHeldBound(t *testing.T) {
+	h := newHarness(t)
+	bs := &blockingStore{release: make(chan struct{})}
+	v := h.p.tools["v"]
+	v.proc, _ = v.proc.With(toolresult.WithStore(bs))
+	h.call("1", "v")
+	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
+	h.s.serverLine(&h.ps, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`)+"\n"))
+	note := func(i int) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":` + strconv.Itoa(i) + `}}` + "\n")
+	}
+	var pumped atomic.Int64
+	done := make(chan struct{})
+	go func() { // the server's pump
+		for i := range maxHeldMessages + 10 {
+			h.s.serverLine(&h.ps, note(i))
+			pumped.Add(1)
+		}
+		close(done)
+	}()
+	// The pump reads up to the bound (the result's place included), then
+	// waits.
+	for i := 0; pumped.Load() < maxHeldMessages-1 && i < 500; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := pumped.Load(); n != maxHeldMessages-1 {
+		t.Errorf("%d messages read behind the result being processed, want %d", n, maxHeldMessages-1)
+	}
+	close(bs.release)
+	<-done
+	h.s.wait()
+	got := strings.Split(strings.TrimSuffix(h.out.take(), "\n"), "\n")
+	if len(got) != maxHeldMessages+11 || !strings.Contains(got[0], `"id":1,"result"`) {
+		t.Fatalf("%d messages, the first %.100s", len(got), got[0])
+	}
+	for i, l := range got[1:] {
+		if l+"\n" != string(note(i)) {
+			t.Fatalf("message %d out of order: %s", i, l)
+		}
 	}
 }

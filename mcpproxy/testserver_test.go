@@ -3,6 +3,7 @@ package mcpproxy_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -28,9 +29,19 @@ const (
 	smallJSON   = `{"id":"a1","status":"open","count":3,"secret":"` + canary + `","owner":{"name":"Ana","ssn":"` + canary + `"}}`
 	invalidJSON = `{"id":1,"secret":"` + canary + `" x}`
 	instrJSON   = `{"display_instructions_for_model":"Answer in one line.","id":7,"secret":"` + canary + `"}`
+	arrayJSON   = `[{"id":1,"secret":"` + canary + `"}]`
 	plainText   = "rate limited: try again in 30 s"
 	failText    = "upstream answered 503"
 )
+
+// proseText is a long text that is not JSON: 40,000 tokens or so.
+var proseText = strings.Repeat("The quick brown fox jumps over the lazy dog, and the file goes on.\n", 3000)
+
+// imageBytes is an image's bytes (not a real PNG: the proxy does not look),
+// and imageData their base64.
+var imageBytes = strings.Repeat("\x89PNG image bytes ", 20000)
+
+var imageData = base64.StdEncoding.EncodeToString([]byte(imageBytes))
 
 // largeDoc is the corpus' conversation items with a secret beside every
 // status: 2 MB of JSON.
@@ -83,6 +94,7 @@ func serveMain(args []string) int {
 	record := fs.String("record", "", "record what the server reads and writes in `PREFIX`.in and .out")
 	pidfile := fs.String("pidfile", "", "write the server's pid to `FILE`")
 	stubborn := fs.Bool("stubborn", false, "ignore SIGTERM and the end of input")
+	ignoreEOF := fs.Bool("ignore-eof", false, "ignore the end of input (not SIGTERM)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -120,7 +132,38 @@ func serveMain(args []string) int {
 		r.IsError = true
 		return r
 	})
-	add("instructions", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult(instrJSON) })
+	for _, name := range []string{"instructions", "instructions_on"} {
+		add(name, func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult(instrJSON) })
+	}
+	for _, name := range []string{"array", "array_strict", "prose_strict"} {
+		add(name, func(*mcp.CallToolRequest) *mcp.CallToolResult {
+			if name == "prose_strict" {
+				return textResult("the secret is " + canary)
+			}
+			return textResult(arrayJSON)
+		})
+	}
+	// The shapes of server-filesystem's results (SPEC P3): a file's text
+	// as {"content": "<text>"} and as a text item; a media file's item as
+	// content and again in structuredContent.
+	fsText := func(text string) *mcp.CallToolResult {
+		return structured([]byte(`{"content":`+quote(text)+`}`), text)
+	}
+	add("fs_json", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(string(sizedDoc(100000))) })
+	add("fs_json_masked", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(string(sizedDoc(100000))) })
+	add("fs_text", func(*mcp.CallToolRequest) *mcp.CallToolResult { return fsText(proseText) })
+	add("fs_image", func(*mcp.CallToolRequest) *mcp.CallToolResult {
+		item := `{"type":"image","data":"` + imageData + `","mimeType":"image/png"}`
+		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte(imageBytes), MIMEType: "image/png"}}}
+		r.StructuredContent = json.RawMessage(`{"content":[` + item + `]}`)
+		return r
+	})
+	add("prose_plus", func(*mcp.CallToolRequest) *mcp.CallToolResult {
+		doc := sizedDoc(100000)
+		r := structured(doc, string(doc))
+		r.Content = append(r.Content, &mcp.TextContent{Text: strings.Repeat("A note that the server adds beside its data. ", 100)})
+		return r
+	})
 	add("read_variable", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult("the server's own") })
 	add("sized", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Bytes int }
@@ -162,8 +205,8 @@ func serveMain(args []string) int {
 		out = nopCloser{io.MultiWriter(os.Stdout, fout)}
 	}
 	err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1})
-	if *stubborn {
-		select {} // until SIGKILL
+	if *stubborn || *ignoreEOF {
+		select {} // until SIGKILL (or SIGTERM, with -ignore-eof)
 	}
 	if err != nil && !strings.Contains(err.Error(), "EOF") && !strings.Contains(err.Error(), "closed") {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)

@@ -8,7 +8,9 @@
 // [Processor.Process] reads a body once, streaming:
 //
 //  1. display_instructions_for_model members of an object body are taken
-//     out and returned as instructions (C2);
+//     out and returned as instructions (C2), unless [WithInstructions] is
+//     off; they are capped at [MaxInstructionTokens] and the data gets the
+//     budget they leave;
 //  2. the mask applies (sections 1 to 6);
 //  3. data that is not a JSON object or array is plaintext, returned whole
 //     (C4); structured data is held while it may still fit the budget, and
@@ -22,7 +24,12 @@
 //     budget (data of at most budget bytes needs no count to pass); data
 //     over the budget is committed as a variable named after its SHA-256
 //     (C6), and the model text is fitted to the budget (C8, C9): only pieces
-//     and the final text are counted.
+//     and the final text are counted. The preview adds breadth first,
+//     shallow scalars first; a container sampled shows its first member
+//     rather than {}; ids and URLs are shown whole or not at all; strings
+//     are cut at any length that fits. Data that costs fewer tokens than
+//     the smallest note about it passes as it is (unless the variable is
+//     named).
 //
 // [Processor.ReadVariable] answers the read_variable tool (SPEC P5): it reads
 // the part of a stored variable that a JSON Pointer names, or a range of an
@@ -45,9 +52,10 @@
 // or the plaintext holds it as it came.
 //
 // Memory: the variable route holds at most the budget's caps (a sample of
-// about 16 bytes per budget token, and 128 bytes per budget token before the
-// draft is made), and 512 KiB of data on its way to the draft, whatever the
-// body's size. Plaintext is held whole.
+// about 16 bytes per budget token, up to half more for the first members of
+// containers sampled, and 128 bytes per budget token before the draft is
+// made), and 512 KiB of data on its way to the draft, whatever the body's
+// size. Plaintext, and data with the budget off, are held whole.
 // Counting a plaintext holding a run of n bytes with no space or quote
 // after a letter or digit (where BPE pieces are cut) costs memory
 // proportional to n while it is counted.

@@ -32,7 +32,7 @@ func ExampleProcessor_Process() {
 	// variable true Answer in one line.
 	// var_914a183c8104 1142
 	// {count: number; items: Array<{id: "a1" | "a2"; status: "open" | "done"}>}
-	// [{Pointer:/items Kind:items Kept:5 Total:40}]
+	// [{Pointer:/items/3 Kind:members Kept:1 Total:2} {Pointer:/items Kind:items Kept:4 Total:40}]
 }
 
 func ExampleProcessor_ReadVariable() {
@@ -41,8 +41,14 @@ func ExampleProcessor_ReadVariable() {
 	if err != nil {
 		panic(err)
 	}
+	// Named, the response is a variable however small it is (unnamed, data
+	// that costs fewer tokens than a note about it would pass as it is).
+	named, err := p.With(toolresult.WithName("items"))
+	if err != nil {
+		panic(err)
+	}
 	body := `{"count":3,"items":[{"id":"a1","note":"first of three"},{"id":"a2","note":"second"},{"id":"a3","note":"third"}]}`
-	res, err := p.Process(context.Background(), strings.NewReader(body))
+	res, err := named.Process(context.Background(), strings.NewReader(body))
 	if err != nil {
 		panic(err)
 	}
@@ -55,7 +61,7 @@ func ExampleProcessor_ReadVariable() {
 	_, err = p.ReadVariable(context.Background(), toolresult.Selection{Name: res.Variable.Name, Pointer: "/items/3"})
 	fmt.Println(err)
 	// Output:
-	// variable var_489851cb3a95
+	// variable items
 	// passthrough [{"id":"a2","note":"second"}]
-	// jsonmask: no value at /items/3 in var_489851cb3a95: the array at /items has 3 items
+	// jsonmask: no value at /items/3 in items: the array at /items has 3 items
 }

@@ -54,6 +54,7 @@ func (pv *previewer) build(target int) {
 			break
 		}
 	}
+	pv.fill()
 }
 
 // round adds what the round's limits allow, level by level. It reports
@@ -188,11 +189,17 @@ func (pv *previewer) add(n *snode, chars int) bool {
 		total += c.cost
 	}
 	last := chain[len(chain)-1]
+	if isContainer(last) && last.total > 0 {
+		return false // its members were not sampled: it would show as {}
+	}
 	show := 0
 	if last.kind == tokenizer.String {
 		show = min(chars, last.chars)
+		if wholeOnly(last) {
+			show = last.chars // an id or a URL: whole or not at all
+		}
 		last.cost = pv.cost(last, show, max(pv.left-total, 0))
-		for total+last.cost > pv.left && show > 16 {
+		for total+last.cost > pv.left && show > 16 && !wholeOnly(last) {
 			show = max(16, show/2)
 			last.cost = pv.cost(last, show, max(pv.left-total, 0))
 		}
@@ -218,7 +225,7 @@ func (pv *previewer) addScalars(n *snode, chars int) bool {
 	total, some := n.cost, false
 	for _, k := range n.kids {
 		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
-			k.cost = pv.cost(k, min(chars, k.chars), max(pv.left-total, 0))
+			k.cost = pv.cost(k, scalarChars(k, chars), max(pv.left-total, 0))
 			total += k.cost
 			some = true
 		}
@@ -231,12 +238,93 @@ func (pv *previewer) addScalars(n *snode, chars int) bool {
 		if !isContainer(k) && !(k.kind == tokenizer.Number && k.chars < 0) {
 			k.shown = true
 			if k.kind == tokenizer.String {
-				k.showChars = min(chars, k.chars)
+				k.showChars = scalarChars(k, chars)
 			}
 		}
 	}
 	pv.left -= total
 	return true
+}
+
+// scalarChars is how many characters of a string a round that shows chars
+// shows: an id or a URL whole.
+func scalarChars(n *snode, chars int) int {
+	if n.kind == tokenizer.String && wholeOnly(n) {
+		return n.chars
+	}
+	return min(chars, n.chars)
+}
+
+// wholeOnly reports whether a string is shown whole or not at all: an id, a
+// URL, a word (no whitespace, sampled whole, at most 128 characters, or 2048
+// for a URL). Cut, it would read as another id.
+func wholeOnly(n *snode) bool {
+	if n.kind != tokenizer.String || n.chars != n.total || n.chars > 2048 {
+		return false
+	}
+	for i, c := range n.raw {
+		if c == ' ' || c == '\\' && i+1 < len(n.raw) && (n.raw[i+1] == 'n' || n.raw[i+1] == 't' || n.raw[i+1] == 'r') {
+			return false
+		}
+	}
+	return n.chars <= 128 || isURL(n.raw)
+}
+
+// isURL reports whether s starts with a URL scheme and "://".
+func isURL(s []byte) bool {
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return len(s) > i+2 && s[i+1] == '/' && s[i+2] == '/'
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// fill extends the strings shown and cut, breadth first, each to the most
+// characters that fit (C8: a cut at any length, not only where a round
+// stops), until nothing is left.
+func (pv *previewer) fill() {
+	level := []*snode{pv.root}
+	for len(level) > 0 && pv.left > 0 {
+		var next []*snode
+		for _, n := range level {
+			for _, k := range n.kids {
+				if !k.shown {
+					continue
+				}
+				if isContainer(k) {
+					next = append(next, k)
+				} else if k.kind == tokenizer.String && k.showChars < k.chars && !wholeOnly(k) && pv.left > 0 {
+					pv.stretch(k)
+				}
+			}
+		}
+		level = next
+	}
+}
+
+// stretch extends a string shown to the most characters that fit in what
+// is left: a few counts, each guessed from the characters per token so far.
+func (pv *previewer) stretch(n *snode) {
+	lo, hi := n.showChars, n.chars // lo fits; past hi nothing is sampled
+	for try := 0; try < 6 && lo < hi; try++ {
+		perToken := float64(max(lo, 1)) / float64(max(n.cost-max(n.keyCost, 0), 1))
+		guess := lo + int(float64(pv.left)*perToken*0.9)
+		if try > 0 || guess >= hi {
+			guess = min(guess, (lo+hi+1)/2+(hi-lo)/4)
+		}
+		guess = max(lo+1, min(guess, hi))
+		if pv.extend(n, guess) {
+			lo = guess
+		} else {
+			hi = guess - 1
+		}
+	}
 }
 
 // extend shows more of a string shown: chars characters, when they fit.

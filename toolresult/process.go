@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/schema"
@@ -27,18 +28,26 @@ type Processor struct {
 	mask   *jsonmask.Mask
 	store  Store
 	name   string
+	// noInstructions: display_instructions_for_model is data (C2's routing
+	// is off).
+	noInstructions bool
 }
+
+// MaxInstructionTokens caps the instructions a response carries (C2):
+// past it they are cut, at a character boundary.
+const MaxInstructionTokens = 2000
 
 // An Option configures a Processor.
 type Option func(*Processor) error
 
 // WithBudget sets the token budget: data of at most n tokens passes, larger
-// structured data becomes a variable. n must be at least 1. Default:
+// structured data becomes a variable. 0 turns the budget off (as in the MCP
+// proxy's configuration): all data passes, counted, held whole. Default:
 // DefaultBudget.
 func WithBudget(n int) Option {
 	return func(p *Processor) error {
-		if n < 1 {
-			return errors.New("jsonmask: WithBudget: budget must be at least 1, got " + strconv.Itoa(n))
+		if n < 0 {
+			return errors.New("jsonmask: the budget must be at least 0 (0: off), got " + strconv.Itoa(n))
 		}
 		p.budget = n
 		return nil
@@ -66,6 +75,14 @@ func WithMask(m *jsonmask.Mask) Option {
 	return func(p *Processor) error { p.mask = m; return nil }
 }
 
+// WithInstructions says whether a top-level display_instructions_for_model
+// member is taken out and returned as the instructions (SPEC C2), which
+// reach the model whatever the mask keeps. Off, the member is data like
+// any other, and the mask applies to it. Default: on.
+func WithInstructions(on bool) Option {
+	return func(p *Processor) error { p.noInstructions = !on; return nil }
+}
+
 // WithStore keeps variables in s. Default: a DirStore in
 // $TMPDIR/jsonmask-variables, made when first needed.
 func WithStore(s Store) Option {
@@ -74,6 +91,8 @@ func WithStore(s Store) Option {
 
 // WithName names the variable a response becomes, instead of var_ and the
 // first 12 hex digits of its SHA-256 (C6). For one call: p.With(WithName(n)).
+// A named response over the budget is always a variable, even when it costs
+// fewer tokens than the note about it.
 func WithName(name string) Option {
 	return func(p *Processor) error {
 		if name != "" && !validName(name) {
@@ -134,7 +153,7 @@ func (p *Processor) getStore() (Store, error) {
 // nothing of it is returned), r's, the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
-	return p.process(ctx, r, true)
+	return p.process(ctx, r, !p.noInstructions)
 }
 
 // process is Process; instructions says whether display_instructions_for_model
@@ -215,6 +234,8 @@ type sink struct {
 	held       []byte
 	n          int64 // bytes of data
 	invalid    bool  // the data is not valid JSON
+	invalidErr error // why, when it starts like JSON
+	bom        bool  // the data starts with a byte-order mark
 
 	in  schema.Inferrer
 	smp sampler
@@ -245,7 +266,7 @@ func (s *sink) Write(p []byte) (int, error) {
 			q, s.lead = q[1:], s.lead-1
 		}
 		if _, err := s.in.Write(q); err != nil {
-			s.invalid = true
+			s.invalid, s.invalidErr = true, err
 		}
 	}
 	if s.st != nil {
@@ -254,7 +275,7 @@ func (s *sink) Write(p []byte) (int, error) {
 	s.held = append(s.held, p...)
 	// Past this many bytes the data holds more than budget tokens, whatever
 	// it is: it is a variable, unless it turns out not to be JSON.
-	if s.structured && !s.invalid && len(s.held) > maxTokenBytes*(s.p.budget+1) {
+	if s.structured && !s.invalid && s.p.budget > 0 && len(s.held) > maxTokenBytes*(s.p.budget+1) {
 		if err := s.spill(); err != nil {
 			s.err = err
 			return 0, err
@@ -283,7 +304,7 @@ func (s *sink) classify(p []byte) {
 	s.structured = all[i] == '{' || all[i] == '['
 	if s.structured {
 		if i >= 3 && string(all[:3]) == "\xEF\xBB\xBF" {
-			s.lead = 3
+			s.lead, s.bom = 3, true
 		}
 		// What came before this window (whitespace, a mark) goes to the
 		// schema first.
@@ -335,12 +356,18 @@ func (s *sink) finish(instr []string) (*Result, error) {
 	p := s.p
 	res := &Result{Tokens: Tokens{Budget: p.budget}}
 	if len(instr) > 0 {
-		res.Instructions = strings.Join(instr, "\n")
-		res.Tokens.Instructions = p.tok.Count([]byte(res.Instructions), -1)
+		// The instructions count against the budget (C2): the data gets
+		// what they leave, at least 1 token.
+		res.Instructions, res.Tokens.Instructions = capTokens(p.tok, strings.Join(instr, "\n"), MaxInstructionTokens)
+		if left := p.budget - res.Tokens.Instructions; left != p.budget && p.budget > 0 {
+			q := *p
+			q.budget = max(left, 1)
+			s.p, p = &q, &q
+		}
 	}
 	if s.structured && !s.invalid {
 		if err := s.in.End(); err != nil {
-			s.invalid = true
+			s.invalid, s.invalidErr = true, err
 		}
 	}
 	if !s.structured || s.invalid {
@@ -360,9 +387,23 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		}
 		res.Route, res.Content, res.Text = Plaintext, s.held, string(s.held)
 		res.Tokens.Context = p.tok.Count(s.held, -1)
-		if res.Tokens.Context > p.budget {
+		over := res.Tokens.Context > p.budget && p.budget > 0
+		if over {
 			res.OverBudget = true
 			res.Note = "The text is over the budget (" + strconv.Itoa(res.Tokens.Context) + " tokens of " + strconv.Itoa(p.budget) + "): it enters the context whole, as plaintext does."
+		}
+		switch {
+		case s.invalid:
+			// It starts like JSON: say that it is not, and where.
+			why := "the response starts like JSON but is not valid JSON"
+			if s.invalidErr != nil {
+				why += ": " + strings.TrimPrefix(s.invalidErr.Error(), "jsonmask: ")
+				if s.bom {
+					why += " (offsets after the byte-order mark)"
+				}
+			}
+			res.Hints = append(res.Hints, Hint{Pointer: "", Hint: why})
+		case over:
 			res.Hints = append(res.Hints, Hint{Pointer: "", Hint: "the response is plaintext: as a JSON object or array it would be stored as a variable, with a schema and a preview, instead of entering the context whole"})
 		}
 		return res, nil
@@ -371,19 +412,75 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		// Structured and held: count it, with an early exit past the
 		// budget. Data of at most budget bytes holds at most budget
 		// tokens: it passes whatever the count.
-		n := p.tok.Count(s.held, p.budget)
-		if n <= p.budget {
+		limit := p.budget
+		if limit == 0 {
+			limit = -1 // off: counted whole, and passes
+		}
+		n := p.tok.Count(s.held, limit)
+		if n <= p.budget || p.budget == 0 {
 			res.Route, res.Content, res.Text = Passthrough, s.held, string(s.held)
 			res.Tokens.Context = n
 			res.Hints = s.hints()
 			return res, nil
 		}
+		data := s.held
 		if err := s.spill(); err != nil {
 			s.discard()
 			return nil, err
 		}
+		r, err := s.variable(res)
+		if err == nil && r.OverBudget && p.name == "" {
+			// With a budget smaller than any note, data that costs no more
+			// than the note about it passes as it is (C8), unless the
+			// caller named the variable. It stays stored too, masked as it
+			// is.
+			if n := p.tok.Count(data, r.Tokens.Context); n <= r.Tokens.Context {
+				return cheaper(r, data, n), nil
+			}
+		}
+		return r, err
 	}
 	return s.variable(res)
+}
+
+// cheaper is the passthrough result of data that costs n tokens, no more
+// than the variable result r would.
+func cheaper(r *Result, data []byte, n int) *Result {
+	out := &Result{Route: Passthrough, Content: data, Text: string(data), Instructions: r.Instructions, Tokens: r.Tokens, Hints: r.Hints}
+	out.Tokens.Context = n
+	if n > r.Tokens.Budget-r.Tokens.Instructions {
+		out.OverBudget = true
+		out.Note = "The data (" + strconv.Itoa(n) + " tokens) is over the budget, but costs fewer tokens than a note about it: it enters the context as it is."
+	}
+	return out
+}
+
+// capTokens returns s cut, at a character boundary, to at most limit
+// tokens, and its count.
+func capTokens(tok Tokenizer, s string, limit int) (string, int) {
+	limit = max(limit, 0)
+	n := tok.Count([]byte(s), limit)
+	if n <= limit {
+		return s, n
+	}
+	// The longest prefix within the limit: a binary search on its length.
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		cut := mid
+		for cut > 0 && !utf8.RuneStart(s[cut]) && cut < len(s) {
+			cut--
+		}
+		if tok.Count([]byte(s[:cut]), limit) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for lo > 0 && lo < len(s) && !utf8.RuneStart(s[lo]) {
+		lo--
+	}
+	return s[:lo], tok.Count([]byte(s[:lo]), -1)
 }
 
 func (s *sink) hints() []Hint {

@@ -22,7 +22,13 @@ func stored(t *testing.T, data []byte, opts ...toolresult.Option) (*toolresult.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.ProcessBytes(ctx, data)
+	// Named: a variable, however small (else data cheaper than its note
+	// passes as it is).
+	named, err := p.With(toolresult.WithName("v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := named.ProcessBytes(ctx, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,12 +65,17 @@ func newSampler(budget int) *sampler {
 }
 
 // admit reports whether a new value at depth may be sampled: within the
-// caps, or shallow (the decision fields) within a quarter more.
-func (s *sampler) admit(depth int) bool {
+// caps, or shallow (the decision fields) within a quarter more, or the
+// first member or element of a container sampled within half more (C8: a
+// container sampled shows something of what it holds, not {}).
+func (s *sampler) admit(depth int, first bool) bool {
 	if depth > 32 {
 		return false
 	}
 	if s.nodes < s.maxNodes && s.bytes < s.maxBytes {
+		return true
+	}
+	if first && s.nodes < s.maxNodes+s.maxNodes/2 && s.bytes < s.maxBytes+s.maxBytes/2 {
 		return true
 	}
 	return depth <= 2 && s.nodes < s.maxNodes+s.maxNodes/4 && s.bytes < s.maxBytes+s.maxBytes/4
@@ -104,7 +109,7 @@ func (s *sampler) Begin(k tokenizer.Kind) {
 	default:
 		parent.total++
 		fits := parent.kind == tokenizer.ObjectStart || len(parent.kids) < s.maxItems
-		if fits && s.admit(depth) && (parent.kind != tokenizer.ObjectStart || s.keyOK) {
+		if fits && s.admit(depth, len(parent.kids) == 0) && (parent.kind != tokenizer.ObjectStart || s.keyOK) {
 			n = &snode{kind: k, depth: depth}
 			if parent.kind == tokenizer.ObjectStart {
 				n.key, n.keyOK = append([]byte(nil), s.key...), s.keyOK

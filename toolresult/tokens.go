@@ -104,6 +104,7 @@ const maxTokenBytes = 128
 type bpe struct {
 	name  string
 	codec tiktoken.Codec
+	ws    ranks // for the whitespace pieces the codec splits wrongly (whitespace.go)
 }
 
 func (t *bpe) Encoding() string { return t.name }
@@ -127,8 +128,7 @@ func (t *bpe) Count(text []byte, limit int) int {
 		if limit >= 0 && n/maxTokenBytes >= limit+1-total {
 			return total + n/maxTokenBytes
 		}
-		c, _ := t.codec.Count(string(text[:n]))
-		total += c
+		total += t.countCodec(text[:n])
 		text = text[n:]
 		if limit >= 0 && total > limit {
 			return total

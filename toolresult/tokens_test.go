@@ -1,6 +1,7 @@
 package toolresult
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -171,4 +172,93 @@ func TestCountEarlyExit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWhitespaceCounts recounts texts of whitespace and newlines, tiktoken's
+// own edge cases among them, against counts that an independent tokenizer
+// (js-tiktoken 1.0.21, a port of tiktoken with JavaScript's regular
+// expressions) made: testdata/whitespace_counts.json, written by
+// testdata/whitespace_counts.mjs. tiktoken-go v0.10.0 alone ends a piece of
+// whitespace at its first newline where tiktoken's \s*[\r\n]+ takes it to
+// the last one ("x \n \nabc": 4 tokens, not 3).
+func TestWhitespaceCounts(t *testing.T) {
+	b, err := os.ReadFile("testdata/whitespace_counts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Text   string
+		O200k  int `json:"o200k_base"`
+		Cl100k int `json:"cl100k_base"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range []string{O200kBase, Cl100kBase} {
+		tok, err := NewTokenizer(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for _, c := range cases {
+			want := c.O200k
+			if enc == Cl100kBase {
+				want = c.Cl100k
+			}
+			if got := tok.Count([]byte(c.Text), -1); got != want {
+				if bad++; bad <= 10 {
+					t.Errorf("%s: %q: %d tokens, want %d", enc, c.Text, got, want)
+				}
+			}
+			// With a limit: the same count, or past it.
+			if got := tok.Count([]byte(c.Text), want); got != want {
+				t.Errorf("%s: %q with the limit %d: %d tokens", enc, c.Text, want, got)
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts counted wrong", enc, bad, len(cases))
+		}
+	}
+}
+
+// BenchmarkCount counts the corpus' conversation items (compact JSON) and
+// twitter.json (indented: a newline and spaces before every member).
+func BenchmarkCount(b *testing.B) {
+	for _, f := range []string{"conversation_items.json", "twitter.json"} {
+		text, err := os.ReadFile("../bench/testdata/" + f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tok, _ := NewTokenizer(O200kBase)
+		b.Run(f, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				tok.Count(text, -1)
+			}
+		})
+	}
+}
+
+// FuzzCount: any text, whitespace runs above all, counts the same with a
+// limit as without, up to the limit (the pieces found before the codec
+// and the chunks add up whatever the limit), and never panics.
+func FuzzCount(f *testing.F) {
+	for _, s := range []string{"x \n \nabc", " \n \n", "}\n \n", "a\u00a0\n \n\u3000b", "\r\n\r \n", "\xff\n \n\xc3", "1\n\t\n2 3"} {
+		f.Add(s, 3)
+	}
+	tok, err := NewTokenizer(O200kBase)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		if len(s) > 4096 {
+			return
+		}
+		all := tok.Count([]byte(s), -1)
+		limit = max(limit%64, 0)
+		got := tok.Count([]byte(s), limit)
+		if all <= limit && got != all || all > limit && got <= limit {
+			t.Fatalf("%q: %d tokens, with the limit %d: %d", s, all, limit, got)
+		}
+	})
 }

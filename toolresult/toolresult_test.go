@@ -370,6 +370,44 @@ func TestInstructions(t *testing.T) {
 	}
 }
 
+// TestInstructionsBudget: the instructions count against the budget and
+// are capped (C2), and WithInstructions(false) leaves them data.
+func TestInstructionsBudget(t *testing.T) {
+	const canary = "CANARY-i9"
+	instr := strings.Repeat("Answer briefly and cite the id. ", 40)                     // about 300 tokens
+	data := `{"id":"x1","items":[` + strings.Repeat(`"alpha beta",`, 120) + `"gamma"]}` // about 400 tokens
+	body := `{"display_instructions_for_model":` + jstr(instr) + `,` + data[1:]
+	t.Run("Counted", func(t *testing.T) {
+		res, _ := process(t, []byte(body), toolresult.WithBudget(600))
+		if res.Route != toolresult.Variable || res.Tokens.Context+res.Tokens.Instructions > 600 {
+			t.Fatalf("route %s, %d + %d tokens at a budget of 600", res.Route, res.Tokens.Context, res.Tokens.Instructions)
+		}
+	})
+	t.Run("Capped", func(t *testing.T) {
+		long := strings.Repeat("Do this and that, then stop. ", 1000) // 7,000 tokens or so
+		res, _ := process(t, []byte(`{"display_instructions_for_model":`+jstr(long)+`,"a":1}`))
+		if res.Tokens.Instructions > toolresult.MaxInstructionTokens || res.Tokens.Instructions != count(t, res.Instructions) ||
+			!strings.HasPrefix(long, res.Instructions) || res.Tokens.Instructions < toolresult.MaxInstructionTokens-10 {
+			t.Fatalf("%d tokens of instructions (%d bytes)", res.Tokens.Instructions, len(res.Instructions))
+		}
+		if string(res.Content) != `{"a":1}` {
+			t.Fatalf("data %s", res.Content)
+		}
+	})
+	t.Run("Off", func(t *testing.T) {
+		res, _ := process(t, []byte(`{"display_instructions_for_model":"`+canary+`","a":1}`),
+			toolresult.WithInstructions(false), toolresult.WithMask(jsonmask.MustCompile(`{"a":true}`)))
+		if res.Instructions != "" || string(res.Content) != `{"a":1}` {
+			t.Fatalf("instructions %q, data %s", res.Instructions, res.Content)
+		}
+	})
+}
+
+func jstr(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func TestHints(t *testing.T) {
 	inner, _ := json.Marshal(map[string]any{"rows": strings.Split(strings.Repeat("row,", 300), ",")})
 	s, _ := json.Marshal(string(inner))

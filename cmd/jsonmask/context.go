@@ -17,7 +17,9 @@ const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-b
 Prints what a tool's response (FILE, or standard input) becomes before a model
 sees it (SPEC section 9): the data within the budget, a stored variable with a
 schema and a preview, or the whole text. -format text prints exactly the model
-text, after the instructions if any.
+text, after the instructions if any (a top-level display_instructions_for_model,
+capped at 2,000 tokens and counted in the budget). -budget 0 turns the budget
+off: all data passes.
 
 exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
 `
@@ -27,7 +29,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask context")
 	var mf maskFlags
 	mf.register(fs, false)
-	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget`")
+	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
 	store := fs.String("store", "", "keep variables in `DIR` (default: $TMPDIR/jsonmask-variables)")
 	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
@@ -38,6 +40,8 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	case len(files) > 1:
 		return usageError(stderr, "jsonmask context", fmt.Errorf("one FILE at most, got %d", len(files)))
+	case *budget < 0:
+		return usageError(stderr, "jsonmask context", fmt.Errorf("-budget must be at least 0 (0: off), got %d", *budget))
 	case *format != "json" && *format != "text":
 		return usageError(stderr, "jsonmask context", fmt.Errorf("-format must be json or text, got %q", *format))
 	}

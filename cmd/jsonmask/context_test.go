@@ -23,7 +23,12 @@ func TestContext(t *testing.T) {
 		{"Rejected", `{"a":1 x}`, []string{"-mask", `{"a":true}`}, 1, "", "jsonmask: stdin: invalid character 'x'"},
 		{"BadFormat", `{}`, []string{"-format", "xml"}, 2, "", "-format must be json or text"},
 		{"BadEncoding", `{}`, []string{"-encoding", "p99"}, 2, "", "unknown encoding"},
-		{"BadBudget", `{}`, []string{"-budget", "0"}, 2, "", "budget must be at least 1"},
+		{"BadBudget", `{}`, []string{"-budget", "-1"}, 2, "", "-budget must be at least 0 (0: off), got -1"},
+		// 0 turns the budget off, as in jsonmask mcp's configuration.
+		{"BudgetOff", `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 2000) + `{"id":2}]}`, []string{"-budget", "0"}, 0, "passthrough", ""},
+		// Without a mask, JSON that is not valid is plaintext, and the
+		// result says it is invalid, and where.
+		{"InvalidJSON", `{"a":1 x}`, []string{"-budget", "1"}, 0, "plaintext", `"hints":[{"pointer":"","hint":"the response starts like JSON but is not valid JSON: invalid character 'x' after object key:value pair at offset 7`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -44,6 +49,9 @@ func TestContext(t *testing.T) {
 					if _, ok := res[k]; !ok {
 						t.Fatalf("no %s: %s", k, stdout.String())
 					}
+				}
+				if !strings.Contains(stdout.String(), tc.out) {
+					t.Fatalf("stdout %s, want %s in it", stdout.String(), tc.out)
 				}
 				_, hasVar := res["variable"]
 				_, hasSchema := res["schema"]

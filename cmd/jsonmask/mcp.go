@@ -9,13 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"slices"
 	"syscall"
 
 	"github.com/jsonmask/jsonmask/mcpproxy"
 )
 
-const mcpUsage = `usage: jsonmask mcp [-config FILE] [-grace DURATION] -- COMMAND [ARG ...]
+const mcpUsage = `usage: jsonmask mcp [-config FILE] [-grace DURATION] [--] COMMAND [ARG ...]
 
 Runs COMMAND, an MCP server, as a child over stdio, and speaks MCP to the
 client on standard input and output (SPEC section 10): the results of its
@@ -23,12 +22,20 @@ tools are masked and fitted to token budgets, large ones are stored as
 variables, and a read_variable tool reads them. Every other message passes
 unchanged; the server's standard error passes through. In an MCP client's
 configuration the command becomes jsonmask, and the server's command goes
-after "--" in its arguments.
+after "--" in its arguments (or, without "--", after jsonmask's own flags:
+the first argument that is not one of them starts the command).
 
 The configuration (default: a budget of 7000 tokens for every tool):
 
-  {"budget": 25000, "encoding": "o200k_base", "store": "DIR",
-   "tools": {"NAME": {"response_mask": {...}, "budget": 7000, "arrays": true}}}
+  {"budget": 25000, "encoding": "o200k_base", "store": "DIR", "strict": false,
+   "tools": {"NAME": {"response_mask": {...}, "budget": 7000, "arrays": true,
+                      "strict": true, "instructions": false}}}
+
+A masked tool's result that its mask would pass unmasked (an array root
+without "arrays", text that is not JSON) passes with a warning on standard
+error, or with "strict" becomes an error result. "instructions" routes a
+result's display_instructions_for_model to the model (off by default: it
+is data, and the mask applies to it).
 
 exit status: the server's (128+N when signal N ended it); 1 when it could
 not be started; 2 usage or configuration.
@@ -39,26 +46,20 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask mcp")
 	config := fs.String("config", "", "read the configuration from `FILE` (SPEC P2)")
 	grace := fs.Duration("grace", mcpproxy.DefaultGrace, "give the server `DURATION` to exit when its input closes, and again after SIGTERM")
-	dash := slices.Index(args, "--")
-	flags := args
-	if dash >= 0 {
-		flags = args[:dash]
-	}
-	operands, err := parseArgs(fs, flags)
+	// The flags stop at "--" or at the first argument that is not one of
+	// them: the server's command and its own flags follow, as they are. (The
+	// MCP Inspector's CLI drops the "--" of a command line.)
+	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		printUsage(stdout, fs, mcpUsage)
 		return 0
-	case dash < 0 && (err != nil || len(operands) > 0):
-		// The server's command, with its flags, without "--" before it.
-		return usageError(stderr, "jsonmask mcp", errors.New("the server's command goes after --: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]"))
 	case err != nil:
 		return usageError(stderr, "jsonmask mcp", err)
-	case len(operands) > 0:
-		return usageError(stderr, "jsonmask mcp", fmt.Errorf("unexpected argument %q: the server's command goes after --", operands[0]))
-	case dash < 0 || dash == len(args)-1:
-		return usageError(stderr, "jsonmask mcp", errors.New("the server's command is missing: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]"))
+	case fs.NArg() == 0:
+		return usageError(stderr, "jsonmask mcp", errors.New("the server's command is missing: jsonmask mcp [-config FILE] [--] COMMAND [ARG ...]"))
 	}
+	server := fs.Args()
 	cfg := mcpproxy.DefaultConfig()
 	if *config != "" {
 		if cfg, err = mcpproxy.LoadConfig(*config); err != nil {
@@ -69,7 +70,6 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "jsonmask mcp", errors.New(message(err)))
 	}
-	server := args[dash+1:]
 	cmd := exec.Command(server[0], server[1:]...)
 	cmd.Stderr = stderr
 

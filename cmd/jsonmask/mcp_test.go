@@ -39,10 +39,14 @@ func TestMCP(t *testing.T) {
 		stderr string // a part of standard error
 	}{
 		{"Help", []string{"-h"}, "", 0, "usage: jsonmask mcp", ""},
-		{"NoCommand", nil, "", 2, "", "jsonmask: the server's command is missing: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]\nrun 'jsonmask mcp -h' for usage\n"},
+		{"NoCommand", nil, "", 2, "", "jsonmask: the server's command is missing: jsonmask mcp [-config FILE] [--] COMMAND [ARG ...]\nrun 'jsonmask mcp -h' for usage\n"},
 		{"EmptyCommand", []string{"--"}, "", 2, "", "the server's command is missing"},
-		{"NoDash", []string{"server", "--stdio"}, "", 2, "", "jsonmask: the server's command goes after --: jsonmask mcp [-config FILE] -- COMMAND [ARG ...]\n"},
-		{"OperandBeforeDash", []string{"server", "--", "x"}, "", 2, "", `jsonmask: unexpected argument "server": the server's command goes after --`},
+		{"FlagsOnly", []string{"-config", good}, "", 2, "", "the server's command is missing"},
+		// Without "--" (the MCP Inspector's CLI drops it): the command starts
+		// at the first argument that is not a flag of jsonmask mcp, and
+		// keeps its own flags and "--".
+		{"NoDash", []string{"sh", "-c", "exit 4"}, "", 4, "", ""},
+		{"NoDashWithFlags", []string{"-config", good, "sh", "-c", "exit $#", "sh", "-config", "--", "x"}, "", 3, "", ""},
 		{"BadFlag", []string{"-budget", "3", "--", "cat"}, "", 2, "", "flag provided but not defined: -budget"},
 		{"NoConfig", []string{"-config", filepath.Join(dir, "nope.json"), "--", "cat"}, "", 2, "", "nope.json: no such file or directory"},
 		{"UnknownKey", []string{"-config", typo, "--", "cat"}, "", 2, "", `config: unknown key "tool" at offset`},
