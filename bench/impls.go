@@ -32,6 +32,8 @@ var impls = []impl{
 	{"sonic", true, peer(newSonic)},
 	{"fastjson", true, peer(newFastjson)},
 	{"jsontext", true, peer(newJSONText)},
+	{"jx", true, peer(newJX)},
+	{"simdjson-go", true, peer(newSimdjsonGo)},
 	{"sonic-valid", false, peer(newSonicValid)},
 	{"jsonmask-valid", false, peer(newJSONMaskValid)},
 	{"copy", false, newCopy},

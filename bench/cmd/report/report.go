@@ -41,7 +41,8 @@ func markdown(r *results, m meta) []byte {
 
 	p("## Throughput\n\n")
 	p("Median MB/s of input (higher is better). `sonic-valid` and `jsonmask-valid` ")
-	p("(validation only, by sonic.Valid and by jsonmask's tokenizer) and `copy` (memcpy) ")
+	p("(validation only, by sonic.Valid and by jsonmask's tokenizer), `limit:simdjson` ")
+	p("(simdjson's DOM parse in C++, with the build tag simdjson) and `copy` (memcpy) ")
 	p("are limits, not maskers.\n\n")
 	if m.chart != "" {
 		p("![Throughput per workload and implementation](%s)\n\n", m.chart)
