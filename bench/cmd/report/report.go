@@ -40,7 +40,11 @@ func markdown(r *results, m meta) []byte {
 	}
 
 	p("## Throughput\n\n")
-	p("Median MB/s of input (higher is better). `sonic-valid` and `jsonmask-valid` ")
+	p("Median %s of input (higher is better", throughputUnit)
+	if throughputUnit == "cpu-MB/s" {
+		p("; by the CPU time of the benchmark's thread, not wall time")
+	}
+	p("). `sonic-valid` and `jsonmask-valid` ")
 	p("(validation only, by sonic.Valid and by jsonmask's tokenizer), `limit:simdjson` ")
 	p("(simdjson's DOM parse in C++, with the build tag simdjson) and `copy` (memcpy) ")
 	p("are limits, not maskers.\n\n")
