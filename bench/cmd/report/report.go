@@ -97,6 +97,7 @@ func markdown(r *results, m meta) []byte {
 	}
 	p("\n### (d) streaming against in-memory, per workload\n\n")
 	ratioTable(&b, d.rows, implStream, "")
+	r.limitsSection(&b)
 	if len(offenders) > 0 {
 		p("\n### (e) allocating benchmarks\n\n")
 		for _, o := range offenders {
