@@ -34,7 +34,9 @@
 // checked 64 bytes at a time where the CPU has AVX-512 or AVX2, UTF-8
 // included. Each has a pure-Go twin, which runs elsewhere and under the noasm
 // build tag (the escaped-text twin only in tests: elsewhere the byte loop is
-// faster), and the fuzz target FuzzKernels compares them.
+// faster), and the fuzz target FuzzKernels compares them (FuzzStringRun and
+// FuzzCompactBlock aim at the string kernels and at the trusted copy's
+// compaction alone).
 //
 // Each kernel is a file triple and a twin: classify (AVX2), quietBlocks,
 // escapedQuote and stringRun (AVX-512; stringRun also AVX2, in
