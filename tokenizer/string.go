@@ -118,9 +118,10 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 }
 
 // runs reports whether str hands the content from src[i] to stringRun: a
-// whole block remains, and the AVX-512 kernel runs (tests: or its twin).
+// whole block remains, and the AVX-512 or AVX2 kernel runs (tests: or the
+// twin).
 func (s *Scanner) runs(src []byte, i int) bool {
-	return i+64 <= len(src) && (hasAVX512 || forceTwins)
+	return i+64 <= len(src) && (hasAVX512 || hasAVX2 || forceTwins)
 }
 
 // plainEnd returns the index of the first byte at or after i that is not
