@@ -27,6 +27,7 @@ type Processor struct {
 	mask   *jsonmask.Mask
 	store  Store
 	name   string
+	qlim   QueryLimits // Query's limits (query.go)
 }
 
 // An Option configures a Processor.
