@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -118,7 +116,7 @@ func (p *Processor) getStore() (Store, error) {
 	if p.store != nil {
 		return p.store, nil
 	}
-	return NewDirStore(filepath.Join(os.TempDir(), "jsonmask-variables"))
+	return defaultStore()
 }
 
 // Process reads a tool's response from r, once, streaming, and returns what
