@@ -136,6 +136,10 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 			s.answerRead(rawID, line, pm)
 			return false
 		}
+		if c.tool == queryVariable && s.p.readVar {
+			s.answerQuery(rawID, line, pm)
+			return false
+		}
 		if !s.p.toolFor(c.tool).rewrites() {
 			return true
 		}

@@ -21,9 +21,12 @@
 //     processed, say because the store fails, gets it as it is, with a
 //     diagnostic.)
 //   - tools/list results (P3, P5): tools whose results are rewritten lose
-//     their outputSchema, and the first page gains the read_variable tool.
-//   - read_variable calls (P5), which the proxy answers itself from the
-//     store, under the budget of the tool that made the variable.
+//     their outputSchema, and the first page gains the read_variable and
+//     query_variable tools.
+//   - read_variable and query_variable calls (P5, P7), which the proxy
+//     answers itself from the store, under the budget of the tool that made
+//     the variable; a query (a jq program) runs within the limits of the
+//     config's "query" member.
 //
 // # Configuration
 //

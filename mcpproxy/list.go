@@ -42,8 +42,8 @@ func (s *session) rewriteList(c *call, msg []byte, res span) []byte {
 		if n, _ := find(tms, "name"); n != nil {
 			name, _ = text(msg, n.val)
 		}
-		if name == readVariable && s.p.readVar {
-			s.p.logf("the server's tool read_variable is hidden: the proxy answers calls of that name")
+		if (name == readVariable || name == queryVariable) && s.p.readVar {
+			s.p.logf("the server's tool %s is hidden: the proxy answers calls of that name", name)
 			changed = true
 			continue
 		}
@@ -66,7 +66,7 @@ func (s *session) rewriteList(c *call, msg []byte, res span) []byte {
 		changed = true
 	}
 	if c.first && s.p.readVar {
-		out = append(out, []byte(readVariableTool))
+		out = append(out, []byte(readVariableTool), []byte(queryVariableTool))
 		changed = true
 	}
 	if !changed {

@@ -20,12 +20,13 @@ const DefaultBudget = 7000
 // is immutable and safe for concurrent use: an MCP proxy keeps one per tool
 // (With derives them) and calls Process for every result, concurrently.
 type Processor struct {
-	budget int
-	tok    Tokenizer
-	mask   *jsonmask.Mask
-	store  Store
-	name   string
-	qlim   QueryLimits // Query's limits (query.go)
+	budget   int
+	tok      Tokenizer
+	mask     *jsonmask.Mask
+	store    Store
+	name     string
+	qlim     QueryLimits // Query's limits (query.go)
+	location bool        // the note says where a variable lives (WithLocation)
 }
 
 // An Option configures a Processor.
@@ -423,7 +424,8 @@ func (s *sink) variable(res *Result) (*Result, error) {
 	res.Hints = s.hints()
 	res.Note = "The response (" + strconv.FormatInt(s.n, 10) + " bytes, over the " + strconv.Itoa(p.budget) +
 		"-token budget) is stored as the variable " + name + ": its schema, a preview and what the preview omits follow." +
-		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)."
+		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)." +
+		p.queryNote(name)
 	fitText(p, res, s.smp.root, s.smp.maxChars)
 	c := <-done
 	if c.err != nil {

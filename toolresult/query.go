@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -336,4 +337,45 @@ func (p *Processor) queryResult(ctx context.Context, outs [][]byte) (*Result, er
 		return &Result{Route: Passthrough, Text: string(lines), Content: arr, Tokens: Tokens{Budget: p.budget, Context: n}}, nil
 	}
 	return q.process(ctx, bytes.NewReader(arr), false)
+}
+
+// WithLocation makes the model text of a variable name where it lives (SPEC
+// C16): its file's path, or its object's URL, for a code interpreter
+// outside the process to load (json.load in Python). Off by default: a
+// path tells about the machine, and a reader that can open it reads the
+// data outside the budget.
+func WithLocation(on bool) Option {
+	return func(p *Processor) error { p.location = on; return nil }
+}
+
+// A Locator is a Store that can say where a variable lives, for WithLocation.
+type Locator interface {
+	// Location returns the path or URL at which the variable called name
+	// can be read, or "".
+	Location(name string) string
+}
+
+// Location returns DIR/NAME.json.
+func (s *DirStore) Location(name string) string {
+	p, err := filepath.Abs(filepath.Join(s.dir, name+".json"))
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// queryNote is what the note of a variable says about queries (C14) and,
+// with WithLocation, where the variable lives (C16).
+func (p *Processor) queryNote(name string) string {
+	s := " Query all of it in one step (counts, sums, group-bys) with the query_variable tool and a jq program."
+	if p.location {
+		if st, err := p.getStore(); err == nil {
+			if l, ok := st.(Locator); ok {
+				if loc := l.Location(name); loc != "" {
+					s += " Its JSON is at " + loc + "."
+				}
+			}
+		}
+	}
+	return s
 }
