@@ -334,7 +334,12 @@ func (p *Processor) queryResult(ctx context.Context, outs [][]byte) (*Result, er
 	}
 	arr := append(append([]byte{'['}, bytes.Join(outs, []byte{','})...), ']')
 	if n <= p.budget {
-		return &Result{Route: Passthrough, Text: string(lines), Content: arr, Tokens: Tokens{Budget: p.budget, Context: n}}, nil
+		// Content is JSON: the one output, or the outputs in an array.
+		content := arr
+		if len(outs) == 1 {
+			content = outs[0]
+		}
+		return &Result{Route: Passthrough, Text: string(lines), Content: content, Tokens: Tokens{Budget: p.budget, Context: n}}, nil
 	}
 	return q.process(ctx, bytes.NewReader(arr), false)
 }

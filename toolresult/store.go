@@ -41,8 +41,11 @@ type Draft interface {
 // ErrNoVariable is returned by Store.Open for a name that is not stored.
 var ErrNoVariable = errors.New("jsonmask: no such variable")
 
-// validName reports whether name may name a variable: 1 to 128 letters,
-// digits, '_', '-' or '.', not starting with '.'.
+// ValidName reports whether name may name a variable: 1 to 128 letters,
+// digits, '_', '-' or '.', not starting with '.'. A Store refuses others,
+// so that a name cannot reach outside it.
+func ValidName(name string) bool { return validName(name) }
+
 func validName(name string) bool {
 	if name == "" || len(name) > 128 || name[0] == '.' {
 		return false

@@ -1,0 +1,362 @@
+package blobstore_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/toolresult"
+	"github.com/jsonmask/jsonmask/toolresult/blobstore"
+)
+
+// secret is the S3 secret key of the tests: no error or output may hold it.
+const secret = "SECRET-s3-4c1d9e"
+
+// canary is in the values the tests' mask drops.
+const canary = "CANARY-blob-77ab"
+
+func TestMain(m *testing.M) {
+	// As a child process: store standard input as a variable in the store
+	// at $BLOBSTORE_TEST_WRITE and print its name.
+	if url := os.Getenv("BLOBSTORE_TEST_WRITE"); url != "" {
+		st, err := toolresult.OpenStore(context.Background(), url)
+		if err == nil {
+			var p *toolresult.Processor
+			if p, err = toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st)); err == nil {
+				var res *toolresult.Result
+				if res, err = p.Process(context.Background(), os.Stdin); err == nil {
+					fmt.Print(res.Variable.Name)
+					os.Exit(0)
+				}
+			}
+		}
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// s3server is gofakes3, an S3-compatible server, on 127.0.0.1.
+type s3server struct {
+	cmd  *exec.Cmd
+	addr string
+	dir  string
+}
+
+// gofakes3 finds the server's binary. .ci/run installs it (go install
+// github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0); without it the
+// tests skip, except in CI, where they fail.
+func gofakes3(t *testing.T) string {
+	path, err := exec.LookPath("gofakes3")
+	if err != nil {
+		if home, herr := os.UserHomeDir(); herr == nil {
+			if p := filepath.Join(home, "go", "bin", "gofakes3"); fileExists(p) {
+				return p
+			}
+		}
+		msg := "no S3-compatible server: install it with go install github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0 (as .ci/run does)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return path
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// startS3 starts gofakes3 with its buckets on disk in dir (so that they
+// outlive the server), and a bucket "vars".
+func startS3(t *testing.T, dir, addr string) *s3server {
+	t.Helper()
+	bin := gofakes3(t)
+	if addr == "" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr = l.Addr().String()
+		l.Close()
+	}
+	cmd := exec.Command(bin, "-host", addr, "-backend", "fs", "-fs.path", dir, "-fs.create", "-initialbucket", "vars", "-quiet")
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &s3server{cmd: cmd, addr: addr, dir: dir}
+	t.Cleanup(s.stop)
+	for start := time.Now(); ; {
+		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("gofakes3 does not listen on %s", addr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
+	return s
+}
+
+func (s *s3server) stop() {
+	if s.cmd.Process != nil && s.cmd.ProcessState == nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+	}
+}
+
+func (s *s3server) url() string {
+	return "s3://vars?endpoint=http://" + s.addr + "&region=us-east-1&use_path_style=true&disable_https=true"
+}
+
+// body is a JSON object of about n bytes whose items hold the canary in
+// a field the tests' mask drops.
+func body(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"items":[`)
+	for i := 0; b.Len() < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"i%07d","amount":%d,"secret":"%s"}`, i, i%1000, canary)
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+func noSecret(t *testing.T, s string) {
+	t.Helper()
+	if strings.Contains(s, secret) {
+		t.Fatalf("the secret key reached a message: %s", s)
+	}
+}
+
+// TestS3 runs the store against a real S3-compatible server: variables
+// written by one Store are read and queried through another opened on the
+// same URL, a draft is never seen before its commit, and a discarded one
+// leaves nothing.
+func TestS3(t *testing.T) {
+	srv := startS3(t, t.TempDir(), "")
+	ctx := context.Background()
+	a, err := toolresult.OpenStore(ctx, srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := blobstore.Open(ctx, srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := jsonmask.MustCompile(`{"items":{"id":true,"amount":true}}`)
+	pa, _ := toolresult.New(toolresult.WithBudget(100), toolresult.WithStore(a), toolresult.WithMask(m), toolresult.WithLocation(true))
+	res, err := pa.ProcessBytes(ctx, body(3<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Route != toolresult.Variable || res.Variable.Path != "s3://vars/"+res.Variable.Name+".json" {
+		t.Fatalf("%s %+v", res.Route, res.Variable)
+	}
+	if !strings.Contains(res.Text, "s3://vars/"+res.Variable.Name+".json") {
+		t.Fatalf("the note does not say where the variable is (C16): %.400s", res.Text)
+	}
+	noSecret(t, res.Text)
+
+	t.Run("ReadByAnotherStore", func(t *testing.T) {
+		rc, size, err := b.Open(res.Variable.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		got, _ := io.ReadAll(rc)
+		want, _ := m.Append(nil, body(3<<20))
+		if !bytes.Equal(got, want) || size != int64(len(want)) {
+			t.Fatalf("read back %d bytes (size %d), want %d", len(got), size, len(want))
+		}
+	})
+	t.Run("QueryByAnotherStore", func(t *testing.T) {
+		pb, _ := toolresult.New(toolresult.WithStore(b))
+		q, err := pb.Query(ctx, toolresult.Query{Name: res.Variable.Name, Program: `[.items[] | select(.amount == 999)] | length`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Text == "0" || strings.Contains(q.Text, canary) {
+			t.Fatalf("got %q", q.Text)
+		}
+	})
+	t.Run("DraftUnseenUntilCommit", func(t *testing.T) {
+		d, err := a.Create()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Write([]byte(`{"a":1}`))
+		if _, _, err := b.Open("var_draft"); !errors.Is(err, toolresult.ErrNoVariable) {
+			t.Fatalf("before commit: %v", err)
+		}
+		buf := make([]byte, 7)
+		if n, err := d.ReadAt(buf, 0); n != 7 || string(buf) != `{"a":1}` {
+			t.Fatalf("ReadAt: %d %v %q", n, err, buf)
+		}
+		if _, err := d.Commit("var_draft"); err != nil {
+			t.Fatal(err)
+		}
+		rc, _, err := b.Open("var_draft")
+		if err != nil {
+			t.Fatalf("after commit: %v", err)
+		}
+		rc.Close()
+		if n := tmpObjects(t, srv); n != 0 {
+			t.Fatalf("%d temporary objects left", n)
+		}
+	})
+	t.Run("Discard", func(t *testing.T) {
+		for _, readBack := range []bool{false, true} {
+			d, _ := a.Create()
+			d.Write(body(1 << 20))
+			if readBack {
+				d.ReadAt(make([]byte, 10), 0)
+			}
+			if err := d.Discard(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := tmpObjects(t, srv); n != 0 {
+			t.Fatalf("%d temporary objects left", n)
+		}
+	})
+	t.Run("Missing", func(t *testing.T) {
+		for _, name := range []string{"var_000000000000", "../x", ".tmp"} {
+			if _, _, err := b.Open(name); !errors.Is(err, toolresult.ErrNoVariable) {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+	})
+	t.Run("TwoProcesses", func(t *testing.T) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "BLOBSTORE_TEST_WRITE="+srv.url())
+		cmd.Stdin = bytes.NewReader(body(200 << 10))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+		name := string(out)
+		pb, _ := toolresult.New(toolresult.WithStore(b))
+		q, err := pb.Query(ctx, toolresult.Query{Name: name, Program: `.items | length`, Pointer: ""})
+		if err != nil || q.Text == "0" {
+			t.Fatalf("%v %q", err, q.Text)
+		}
+	})
+}
+
+// tmpObjects counts the temporary objects on the server's disk.
+func tmpObjects(t *testing.T, srv *s3server) int {
+	n := 0
+	filepath.WalkDir(srv.dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(path, ".tmp") && !strings.Contains(path, "metadata") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// TestS3KilledMidWrite: the server killed while a variable is written
+// fails the write, and once the server is back no variable is there.
+func TestS3KilledMidWrite(t *testing.T) {
+	dir := t.TempDir()
+	srv := startS3(t, dir, "")
+	st, err := blobstore.Open(context.Background(), srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st))
+	data := body(32 << 20)
+	// The server dies once 12 MiB have been read: past the first parts.
+	r := &killAt{r: bytes.NewReader(data), at: 12 << 20, kill: srv.stop}
+	_, err = p.Process(context.Background(), r)
+	if err == nil {
+		t.Fatal("the write did not fail")
+	}
+	noSecret(t, err.Error())
+	t.Log(err)
+
+	srv2 := startS3(t, dir, srv.addr)
+	st2, _ := blobstore.Open(context.Background(), srv2.url())
+	var names []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") && !strings.Contains(path, ".tmp") && !strings.Contains(path, "metadata") {
+			names = append(names, path)
+		}
+		return nil
+	})
+	if len(names) > 0 {
+		t.Fatalf("variables left: %v", names)
+	}
+	// The store works again.
+	p2, _ := toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st2))
+	if _, err := p2.ProcessBytes(context.Background(), body(100<<10)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// killAt reads r and calls kill once at bytes have been read.
+type killAt struct {
+	r      io.Reader
+	n, at  int
+	kill   func()
+	killed bool
+}
+
+func (k *killAt) Read(p []byte) (int, error) {
+	if k.n >= k.at && !k.killed {
+		k.killed = true
+		k.kill()
+	}
+	n, err := k.r.Read(p)
+	k.n += n
+	return n, err
+}
+
+// TestOpenErrors: a bad URL's error names the bucket without the query,
+// where credentials could be.
+func TestOpenErrors(t *testing.T) {
+	_, err := toolresult.OpenStore(context.Background(), "s3://vars?endpoint=http://127.0.0.1:1&region=us-east-1&secret_access_key="+secret)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	noSecret(t, err.Error())
+	st, err := toolresult.OpenStore(context.Background(), "mem://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st))
+	res, err := p.ProcessBytes(context.Background(), body(10<<10))
+	if err != nil || res.Route != toolresult.Variable {
+		t.Fatal(err)
+	}
+	// A server that is not there: the error says which store, not the key.
+	unreachable, err := blobstore.Open(context.Background(), "s3://vars?endpoint=http://127.0.0.1:1&region=us-east-1&use_path_style=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
+	_, _, err = unreachable.Open("var_000000000000")
+	if err == nil || !strings.Contains(err.Error(), "s3://vars") {
+		t.Fatalf("got %v", err)
+	}
+	noSecret(t, err.Error())
+}
