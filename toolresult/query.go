@@ -147,6 +147,9 @@ func (p *Processor) Query(ctx context.Context, q Query) (*Result, error) {
 	if err != nil {
 		return nil, errors.New("jsonmask: query: the variable " + strconv.Quote(q.Name) + " is not valid JSON: " + err.Error())
 	}
+	if err := qctx.Err(); err != nil {
+		return nil, timeLimit(qctx, ctx, err, lim.Time)
+	}
 	outs, err := run(qctx, code, v, q.Program, lim)
 	if err != nil {
 		return nil, timeLimit(qctx, ctx, err, lim.Time)

@@ -236,3 +236,55 @@ func TestQueryCancel(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestLocation: the note names where a variable lives only on request
+// (SPEC C16), and says that it can be queried (C14).
+func TestLocation(t *testing.T) {
+	dir := t.TempDir()
+	st, err := toolresult.NewDirStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		p, _ := toolresult.New(toolresult.WithBudget(300), toolresult.WithStore(st), toolresult.WithLocation(on))
+		res, err := p.Process(context.Background(), strings.NewReader(queryExpenses(100)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Text, "query_variable") {
+			t.Fatalf("the note does not name query_variable: %.300s", res.Text)
+		}
+		if strings.Contains(res.Text, dir) != on || on && !strings.Contains(res.Text, res.Variable.Path) {
+			t.Fatalf("location %v: %.400s", on, res.Text)
+		}
+		if res.Tokens.Context > 300 {
+			t.Fatalf("%d tokens", res.Tokens.Context)
+		}
+	}
+}
+
+// TestQueryBeingWritten: a variable is not there for a query until its
+// draft is committed.
+func TestQueryBeingWritten(t *testing.T) {
+	st, err := toolresult.NewDirStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := toolresult.New(toolresult.WithStore(st))
+	d, err := st.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Write([]byte(`{"data":[1,2,`))
+	if _, err := p.Query(context.Background(), toolresult.Query{Name: "var_written", Program: "."}); !errors.Is(err, toolresult.ErrNoVariable) {
+		t.Fatalf("while written: %v", err)
+	}
+	d.Write([]byte(`3]}`))
+	if _, err := d.Commit("var_written"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Query(context.Background(), toolresult.Query{Name: "var_written", Program: ".data | add"})
+	if err != nil || res.Text != "6" {
+		t.Fatalf("%v %q", err, res.Text)
+	}
+}
