@@ -105,7 +105,7 @@ func (s *Store) Create() (toolresult.Draft, error) {
 	rand.Read(id[:])
 	key := ".tmp/" + hex.EncodeToString(id[:]) + ".json"
 	ctx, cancel := context.WithCancel(context.Background())
-	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/json"})
+	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/json", BufferSize: partSize, MaxConcurrency: parts})
 	if err != nil {
 		cancel()
 		return nil, s.err(err)
@@ -212,3 +212,11 @@ func (d *draft) Discard() error {
 	}
 	return nil
 }
+
+// A draft's upload goes in parts of partSize bytes, at most parts of them
+// at once: the memory a draft holds (the drivers' defaults held 150 MiB of
+// parts for S3).
+const (
+	partSize = 8 << 20
+	parts    = 2
+)

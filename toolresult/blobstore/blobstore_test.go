@@ -3,6 +3,8 @@ package blobstore_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -359,4 +362,83 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	noSecret(t, err.Error())
+}
+
+// TestS3Large writes a variable of $JSONMASK_S3_LARGE bytes (made as it is
+// read, never held) to the S3 server and reads it back, and logs the
+// process's peak resident set: memory must not grow with the variable. Not
+// run by default (1 GiB takes a minute and 2 GiB of disk).
+func TestS3Large(t *testing.T) {
+	size, _ := strconv.ParseInt(os.Getenv("JSONMASK_S3_LARGE"), 10, 64)
+	if size == 0 {
+		t.Skip("set JSONMASK_S3_LARGE=BYTES to run")
+	}
+	srv := startS3(t, t.TempDir(), "")
+	st, err := blobstore.Open(context.Background(), srv.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := toolresult.New(toolresult.WithStore(st))
+	start := time.Now()
+	res, err := p.Process(context.Background(), &genReader{size: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := time.Since(start)
+	t.Logf("after the write: peak RSS %s", vmHWM())
+	rc, n, err := st.Open(res.Variable.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, rc); err != nil {
+		t.Fatal(err)
+	}
+	rc.Close()
+	if hex.EncodeToString(h.Sum(nil)) != res.Variable.SHA256 || n != res.Variable.Bytes {
+		t.Fatal("read back other bytes")
+	}
+	t.Logf("%d bytes: written in %v, read back in %v; peak RSS %s", n, wrote, time.Since(start)-wrote, vmHWM())
+}
+
+// genReader makes {"items":[...]} of about size bytes as it is read.
+type genReader struct {
+	size, made int64
+	i          int
+	buf        []byte
+	done       bool
+}
+
+func (g *genReader) Read(p []byte) (int, error) {
+	for len(g.buf) < len(p) && !g.done {
+		before := len(g.buf)
+		switch {
+		case g.made == 0:
+			g.buf = append(g.buf, `{"items":[`...)
+		case g.made+200 >= g.size:
+			g.buf = append(g.buf, `{"id":0}]}`...)
+			g.done = true
+		default:
+			g.buf = fmt.Appendf(g.buf, `{"id":"i%09d","amount":%d,"note":"a generated item with a few words"},`, g.i, g.i%1000)
+			g.i++
+		}
+		g.made += int64(len(g.buf) - before)
+	}
+	n := copy(p, g.buf)
+	g.buf = g.buf[n:]
+	if n == 0 && g.done {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// vmHWM is the process's peak resident set, from /proc/self/status.
+func vmHWM() string {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
+		}
+	}
+	return "?"
 }
