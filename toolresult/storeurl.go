@@ -30,7 +30,7 @@ func OpenStore(ctx context.Context, rawURL string) (Store, error) {
 	if scheme == "file" {
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("jsonmask: store %s: want file:///absolute/path", Redact(rawURL))
+			return nil, fmt.Errorf("jsonmask: store %s: want file:///absolute/path", RedactURL(rawURL))
 		}
 		return NewDirStore(filepath.FromSlash(u.Path))
 	}
@@ -38,7 +38,7 @@ func OpenStore(ctx context.Context, rawURL string) (Store, error) {
 	open := openers[scheme]
 	openersMu.RUnlock()
 	if open == nil {
-		return nil, fmt.Errorf("jsonmask: store %s: no store for the scheme %q in this program (link github.com/jsonmask/jsonmask/toolresult/blobstore for s3, gs, azblob and mem)", Redact(rawURL), scheme)
+		return nil, fmt.Errorf("jsonmask: store %s: no store for the scheme %q in this program (link github.com/jsonmask/jsonmask/toolresult/blobstore for s3, gs, azblob and mem)", RedactURL(rawURL), scheme)
 	}
 	return open(ctx, rawURL)
 }
@@ -63,9 +63,9 @@ var (
 	openers   map[string]func(context.Context, string) (Store, error)
 )
 
-// Redact returns a store URL fit for messages and logs: without its query
+// RedactURL returns a store URL fit for messages and logs: without its query
 // and user information, where credentials could be.
-func Redact(rawURL string) string {
+func RedactURL(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		if i := strings.IndexAny(rawURL, "?@"); i >= 0 {

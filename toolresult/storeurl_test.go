@@ -153,7 +153,7 @@ func TestOpenStore(t *testing.T) {
 	if _, err := OpenStore(context.Background(), "file://host/x"); err == nil {
 		t.Fatal("file://host/x taken")
 	}
-	if got := Redact("s3://user:pw@bucket?endpoint=http://x&secret=1"); strings.Contains(got, "pw") || strings.Contains(got, "secret") {
+	if got := RedactURL("s3://user:pw@bucket?endpoint=http://x&secret=1"); strings.Contains(got, "pw") || strings.Contains(got, "secret") {
 		t.Fatalf("Redact: %s", got)
 	}
 }

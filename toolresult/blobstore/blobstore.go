@@ -62,7 +62,7 @@ type Store struct {
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	b, err := blob.OpenBucket(ctx, rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", toolresult.Redact(rawURL), scrub(err, rawURL))
+		return nil, fmt.Errorf("jsonmask: store %s: %w", toolresult.RedactURL(rawURL), scrub(err, rawURL))
 	}
 	return New(b, rawURL), nil
 }
