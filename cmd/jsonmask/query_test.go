@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/jsonmask/jsonmask/internal/s3test"
 )
 
 // TestQuery stores a variable with jsonmask context and queries it with
@@ -63,5 +65,33 @@ func TestQuery(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestQueryS3: jsonmask context and jsonmask query on one S3 store URL
+// (SPEC C15): the variable one stores, the other queries.
+func TestQueryS3(t *testing.T) {
+	srv := s3test.Start(t, t.TempDir(), "")
+	body := `{"items":[` + strings.Repeat(`{"id":1,"cat":"a","n":2},{"id":2,"cat":"b","n":5},`, 200) + `{"id":3,"cat":"a","n":1}]}`
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"context", "-budget", "100", "-store", srv.URL()}, strings.NewReader(body), &stdout, &stderr); status != 0 {
+		t.Fatalf("context: %d %s", status, stderr.String())
+	}
+	var res struct {
+		Variable struct{ Name, Path string }
+	}
+	json.Unmarshal(stdout.Bytes(), &res)
+	if res.Variable.Path != "s3://vars/"+res.Variable.Name+".json" {
+		t.Fatalf("variable %+v", res.Variable)
+	}
+	stdout.Reset()
+	if status := run([]string{"query", "-store", srv.URL(), "-format", "text", res.Variable.Name, "[.items[].n] | add"}, nil, &stdout, &stderr); status != 0 {
+		t.Fatalf("query: %d %s", status, stderr.String())
+	}
+	if stdout.String() != "1401\n" {
+		t.Fatalf("got %q", stdout.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), s3test.Secret) {
+		t.Fatal("the secret key was printed")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,12 +17,10 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/s3test"
 	"github.com/jsonmask/jsonmask/toolresult"
 	"github.com/jsonmask/jsonmask/toolresult/blobstore"
 )
-
-// secret is the S3 secret key of the tests: no error or output may hold it.
-const secret = "SECRET-s3-4c1d9e"
 
 // canary is in the values the tests' mask drops.
 const canary = "CANARY-blob-77ab"
@@ -49,82 +46,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// s3server is gofakes3, an S3-compatible server, on 127.0.0.1.
-type s3server struct {
-	cmd  *exec.Cmd
-	addr string
-	dir  string
-}
-
-// gofakes3 finds the server's binary. .ci/run installs it (go install
-// github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0); without it the
-// tests skip, except in CI, where they fail.
-func gofakes3(t *testing.T) string {
-	path, err := exec.LookPath("gofakes3")
-	if err != nil {
-		if home, herr := os.UserHomeDir(); herr == nil {
-			if p := filepath.Join(home, "go", "bin", "gofakes3"); fileExists(p) {
-				return p
-			}
-		}
-		msg := "no S3-compatible server: install it with go install github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0 (as .ci/run does)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return path
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
-
-// startS3 starts gofakes3 with its buckets on disk in dir (so that they
-// outlive the server), and a bucket "vars".
-func startS3(t *testing.T, dir, addr string) *s3server {
-	t.Helper()
-	bin := gofakes3(t)
-	if addr == "" {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr = l.Addr().String()
-		l.Close()
-	}
-	cmd := exec.Command(bin, "-host", addr, "-backend", "fs", "-fs.path", dir, "-fs.create", "-initialbucket", "vars", "-quiet")
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &s3server{cmd: cmd, addr: addr, dir: dir}
-	t.Cleanup(s.stop)
-	for start := time.Now(); ; {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("gofakes3 does not listen on %s", addr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
-	return s
-}
-
-func (s *s3server) stop() {
-	if s.cmd.Process != nil && s.cmd.ProcessState == nil {
-		s.cmd.Process.Kill()
-		s.cmd.Wait()
-	}
-}
-
-func (s *s3server) url() string {
-	return "s3://vars?endpoint=http://" + s.addr + "&region=us-east-1&use_path_style=true&disable_https=true"
-}
-
 // body is a JSON object of about n bytes whose items hold the canary in
 // a field the tests' mask drops.
 func body(n int) []byte {
@@ -142,7 +63,7 @@ func body(n int) []byte {
 
 func noSecret(t *testing.T, s string) {
 	t.Helper()
-	if strings.Contains(s, secret) {
+	if strings.Contains(s, s3test.Secret) {
 		t.Fatalf("the secret key reached a message: %s", s)
 	}
 }
@@ -152,13 +73,13 @@ func noSecret(t *testing.T, s string) {
 // same URL, a draft is never seen before its commit, and a discarded one
 // leaves nothing.
 func TestS3(t *testing.T) {
-	srv := startS3(t, t.TempDir(), "")
+	srv := s3test.Start(t, t.TempDir(), "")
 	ctx := context.Background()
-	a, err := toolresult.OpenStore(ctx, srv.url())
+	a, err := toolresult.OpenStore(ctx, srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := blobstore.Open(ctx, srv.url())
+	b, err := blobstore.Open(ctx, srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +168,7 @@ func TestS3(t *testing.T) {
 	})
 	t.Run("TwoProcesses", func(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "BLOBSTORE_TEST_WRITE="+srv.url())
+		cmd.Env = append(os.Environ(), "BLOBSTORE_TEST_WRITE="+srv.URL())
 		cmd.Stdin = bytes.NewReader(body(200 << 10))
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -265,9 +186,9 @@ func TestS3(t *testing.T) {
 }
 
 // tmpObjects counts the temporary objects on the server's disk.
-func tmpObjects(t *testing.T, srv *s3server) int {
+func tmpObjects(t *testing.T, srv *s3test.Server) int {
 	n := 0
-	filepath.WalkDir(srv.dir, func(path string, d os.DirEntry, err error) error {
+	filepath.WalkDir(srv.Dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.Contains(path, ".tmp") && !strings.Contains(path, "metadata") {
 			n++
 		}
@@ -280,15 +201,15 @@ func tmpObjects(t *testing.T, srv *s3server) int {
 // fails the write, and once the server is back no variable is there.
 func TestS3KilledMidWrite(t *testing.T) {
 	dir := t.TempDir()
-	srv := startS3(t, dir, "")
-	st, err := blobstore.Open(context.Background(), srv.url())
+	srv := s3test.Start(t, dir, "")
+	st, err := blobstore.Open(context.Background(), srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, _ := toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st))
 	data := body(32 << 20)
 	// The server dies once 12 MiB have been read: past the first parts.
-	r := &killAt{r: bytes.NewReader(data), at: 12 << 20, kill: srv.stop}
+	r := &killAt{r: bytes.NewReader(data), at: 12 << 20, kill: srv.Stop}
 	_, err = p.Process(context.Background(), r)
 	if err == nil {
 		t.Fatal("the write did not fail")
@@ -296,8 +217,8 @@ func TestS3KilledMidWrite(t *testing.T) {
 	noSecret(t, err.Error())
 	t.Log(err)
 
-	srv2 := startS3(t, dir, srv.addr)
-	st2, _ := blobstore.Open(context.Background(), srv2.url())
+	srv2 := s3test.Start(t, dir, srv.Addr)
+	st2, _ := blobstore.Open(context.Background(), srv2.URL())
 	var names []string
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") && !strings.Contains(path, ".tmp") && !strings.Contains(path, "metadata") {
@@ -336,7 +257,7 @@ func (k *killAt) Read(p []byte) (int, error) {
 // TestOpenErrors: a bad URL's error names the bucket without the query,
 // where credentials could be.
 func TestOpenErrors(t *testing.T) {
-	_, err := toolresult.OpenStore(context.Background(), "s3://vars?endpoint=http://127.0.0.1:1&region=us-east-1&secret_access_key="+secret)
+	_, err := toolresult.OpenStore(context.Background(), "s3://vars?endpoint=http://127.0.0.1:1&region=us-east-1&secret_access_key="+s3test.Secret)
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -356,7 +277,7 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", s3test.Secret)
 	_, _, err = unreachable.Open("var_000000000000")
 	if err == nil || !strings.Contains(err.Error(), "s3://vars") {
 		t.Fatalf("got %v", err)
@@ -373,8 +294,8 @@ func TestS3Large(t *testing.T) {
 	if size == 0 {
 		t.Skip("set JSONMASK_S3_LARGE=BYTES to run")
 	}
-	srv := startS3(t, t.TempDir(), "")
-	st, err := blobstore.Open(context.Background(), srv.url())
+	srv := s3test.Start(t, t.TempDir(), "")
+	st, err := blobstore.Open(context.Background(), srv.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
