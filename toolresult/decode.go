@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -52,6 +53,7 @@ type decoder struct {
 	vals   []any    // the values read in open containers, in order
 	keys   []string // the keys read in open objects, in order
 	esc    []byte   // scratch for unescaping
+	spans  [32]tokenizer.MemberSpan
 }
 
 // frame is an open container: where its values and keys begin on the stacks.
@@ -77,6 +79,28 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 	var root any
 	i := 0
 	for {
+		// Inside a container, the scanner's fast loops read runs of plain
+		// members and scalar elements; Next reads the rest (containers,
+		// and whatever the fast loops leave, errors included).
+		if nf := len(d.frames); nf > 0 {
+			var done bool
+			var v any
+			if d.frames[nf-1].obj {
+				if i, done = d.members(str, doc, i); done {
+					v = d.endObject()
+				}
+			} else if i, done = d.elements(str, doc, i); done {
+				v = d.endArray()
+			}
+			if done {
+				if len(d.frames) == 0 {
+					root = v
+				} else {
+					d.vals = append(d.vals, v)
+				}
+				continue
+			}
+		}
 		t, j, err := d.sc.Next(doc, i)
 		if err != nil {
 			return nil, err
@@ -126,6 +150,72 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			d.vals = append(d.vals, v)
 		}
 	}
+}
+
+// members reads the run of plain members (a key and a scalar value) at
+// doc[i] with the scanner's Members loop, and the key of a member whose
+// value it leaves to Next. It reports whether it read the object's end too.
+func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
+	for {
+		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+		for _, sp := range d.spans[:n] {
+			key := str[sp.KeyStart+1 : sp.KeyEnd-1]
+			if sp.Escaped {
+				d.esc = appendUnescapedJSON(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1])
+				key = string(d.esc)
+			}
+			d.keys = append(d.keys, key)
+			if sp.ValueEnd != 0 {
+				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+			}
+		}
+		i = at
+		if closed || n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
+			return i, closed
+		}
+	}
+}
+
+// elements reads the run of scalar elements at doc[i] with the scanner's
+// Element and Scalar. It reports whether it read the array's end too.
+func (d *decoder) elements(str string, doc []byte, i int) (int, bool) {
+	for {
+		k, j := d.sc.Element(doc, i)
+		switch k {
+		case tokenizer.ArrayEnd:
+			return j, true
+		case tokenizer.None:
+			return i, false
+		case tokenizer.ObjectStart, tokenizer.ArrayStart:
+			return j, false // Next opens it
+		}
+		end, ok := d.sc.Scalar(doc, j, false)
+		if !ok {
+			return j, false // Next reads it, or reports why it cannot
+		}
+		d.vals = append(d.vals, d.scalar(str, doc, j, end))
+		i = end
+	}
+}
+
+// scalar is the value of the validated scalar doc[a:b].
+func (d *decoder) scalar(str string, doc []byte, a, b int) any {
+	switch doc[a] {
+	case '"':
+		s := str[a+1 : b-1]
+		if strings.IndexByte(s, '\\') >= 0 {
+			d.esc = appendUnescapedJSON(d.esc[:0], doc[a+1:b-1])
+			s = string(d.esc)
+		}
+		return s
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'n':
+		return nil
+	}
+	return number(str[a:b])
 }
 
 // endObject closes the innermost object: its members are the keys and
