@@ -31,7 +31,8 @@ type Config struct {
 	// "" is toolresult's default, $TMPDIR/jsonmask-variables.
 	Store string
 	// Query bounds query_variable (SPEC C13); zero fields are defaults.
-	// The file form: "query": {"load": BYTES, "time": "10s", "output": BYTES}.
+	// The file form: "query": {"load": BYTES, "time": "10s", "output": BYTES,
+	// "memory": BYTES}.
 	Query toolresult.QueryLimits
 	// VariableLocation makes a variable's note say where it lives (SPEC
 	// C16): "variable_location": true.

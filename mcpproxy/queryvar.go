@@ -86,7 +86,7 @@ func (s *session) queryResult(args []byte) []byte {
 }
 
 // parseQueryLimits reads the config's "query" member: {"load": BYTES,
-// "time": DURATION, "output": BYTES}.
+// "time": DURATION, "output": BYTES, "memory": BYTES}.
 func parseQueryLimits(ps *parser, data []byte, m member, l *toolresult.QueryLimits) error {
 	fields, err := ps.members(data, m.val, true)
 	if err != nil {
@@ -99,6 +99,8 @@ func parseQueryLimits(ps *parser, data []byte, m member, l *toolresult.QueryLimi
 			return decodeLimit(v, &l.Load, path, f)
 		case "output":
 			return decodeLimit(v, &l.Output, path, f)
+		case "memory":
+			return decodeLimit(v, &l.Memory, path, f)
 		case "time":
 			var s string
 			if err := decode(v, &s, path, f); err != nil {

@@ -189,11 +189,11 @@ func TestQueryVariable(t *testing.T) {
 }
 
 func TestParseConfigQuery(t *testing.T) {
-	cfg, err := mcpproxy.ParseConfig([]byte(`{"store": "s3://bucket?region=x", "query": {"load": 1024, "time": "2s", "output": 4096}, "variable_location": true}`))
+	cfg, err := mcpproxy.ParseConfig([]byte(`{"store": "s3://bucket?region=x", "query": {"load": 1024, "time": "2s", "output": 4096, "memory": 8192}, "variable_location": true}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Query.Load != 1024 || cfg.Query.Time != 2*time.Second || cfg.Query.Output != 4096 || !cfg.VariableLocation || cfg.Store != "s3://bucket?region=x" {
+	if cfg.Query.Load != 1024 || cfg.Query.Time != 2*time.Second || cfg.Query.Output != 4096 || cfg.Query.Memory != 8192 || !cfg.VariableLocation || cfg.Store != "s3://bucket?region=x" {
 		t.Fatalf("%+v", cfg)
 	}
 	for _, bad := range []string{`{"query": {"time": "soon"}}`, `{"query": {"load": -1}}`, `{"query": {"loads": 1}}`, `{"query": 3}`, `{"variable_location": "yes"}`} {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"runtime/metrics"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/itchyny/gojq"
@@ -36,6 +38,12 @@ type QueryLimits struct {
 	// Output is the most bytes of output (compact JSON, one value per
 	// line) a query may produce. Default: DefaultQueryOutput.
 	Output int64
+	// Memory is the most the process's memory (what the Go runtime holds
+	// from the system) may grow while the program runs, checked every few
+	// milliseconds. Go cannot measure one
+	// goroutine's memory, so this is the whole process's: other work
+	// running at the same time counts too. Default: DefaultQueryMemory.
+	Memory int64
 }
 
 // The limits' defaults, and the longest program.
@@ -43,6 +51,7 @@ const (
 	DefaultQueryLoad   = 256 << 20
 	DefaultQueryTime   = 10 * time.Second
 	DefaultQueryOutput = 64 << 20
+	DefaultQueryMemory = 1 << 30
 	// MaxProgram is the longest jq program a query takes, in bytes.
 	MaxProgram = 64 << 10
 )
@@ -52,7 +61,7 @@ const (
 // Negative values are an error.
 func WithQueryLimits(l QueryLimits) Option {
 	return func(p *Processor) error {
-		if l.Load < 0 || l.Time < 0 || l.Output < 0 {
+		if l.Load < 0 || l.Time < 0 || l.Output < 0 || l.Memory < 0 {
 			return errors.New("jsonmask: WithQueryLimits: limits must be at least 0 (0: the default)")
 		}
 		p.qlim = l
@@ -72,6 +81,9 @@ func (p *Processor) QueryLimits() QueryLimits {
 	if l.Output == 0 {
 		l.Output = DefaultQueryOutput
 	}
+	if l.Memory == 0 {
+		l.Memory = DefaultQueryMemory
+	}
 	return l
 }
 
@@ -87,7 +99,7 @@ type QueryError struct {
 	// Kind is "syntax", "compile", "runtime" or "limit".
 	Kind string
 	// Limit names the limit a "limit" error went past: "program", "load",
-	// "time" or "output".
+	// "time", "output" or "memory".
 	Limit string
 	// Offset, Line and Column place a syntax error in the program (Line and
 	// Column from 1; Column counts bytes).
@@ -150,8 +162,13 @@ func (p *Processor) Query(ctx context.Context, q Query) (*Result, error) {
 	if err := qctx.Err(); err != nil {
 		return nil, timeLimit(qctx, ctx, err, lim.Time)
 	}
-	outs, err := run(qctx, code, v, q.Program, lim)
+	rctx, stop := watchHeap(qctx, lim.Memory)
+	outs, err := run(rctx, code, v, q.Program, lim)
+	overHeap := stop()
 	if err != nil {
+		if overHeap {
+			return nil, &QueryError{Kind: "limit", Limit: "memory", Msg: "the process's memory grew by more than " + strconv.FormatInt(lim.Memory, 10) + " bytes while the program ran"}
+		}
 		return nil, timeLimit(qctx, ctx, err, lim.Time)
 	}
 	return p.queryResult(ctx, outs)
@@ -242,6 +259,49 @@ func (p *Processor) load(ctx context.Context, name, ptr string, limit int64) ([]
 
 func loadLimit(n, limit int64) error {
 	return &QueryError{Kind: "limit", Limit: "load", Msg: "the variable is " + strconv.FormatInt(n, 10) + " bytes, over the limit of " + strconv.FormatInt(limit, 10) + ": query a part of it with a JSON Pointer"}
+}
+
+// watchHeap returns a context that is cancelled when the process's heap
+// grows by more than limit bytes from now, and a function that stops the
+// watch and reports whether it cancelled.
+func watchHeap(ctx context.Context, limit int64) (context.Context, func() bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	// What the runtime holds from the system (heap, stacks, its own
+	// structures), less what it gave back: close to the resident set.
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	heap := func() int64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return int64(sample[0].Value.Uint64()) - int64(sample[1].Value.Uint64())
+	}
+	base := heap()
+	done := make(chan struct{})
+	var over atomic.Bool
+	go func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if heap()-base > limit {
+					over.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() bool {
+		close(done)
+		cancel()
+		return over.Load()
+	}
 }
 
 // timeLimit turns the end of the query's own deadline into the time

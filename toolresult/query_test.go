@@ -185,8 +185,8 @@ func TestQueryErrors(t *testing.T) {
 		{"Input", name, "input", "", "compile", "", "not allowed"},
 		{"RangeBillion", name, "[range(1e9)] | length", "", "limit", "time", "longer than"},
 		{"Recursion", name, "def f: f; f", "", "limit", "time", ""},
-		{"RecursionGrowing", name, "def f: [f]; f", "", "limit", "time", ""},
 		{"Repeat", name, "repeat(.)", "", "limit", "output", ""},
+		{"RecursionGrowing", name, "def f: [f]; f", "", "limit", "time", ""},
 		{"HugeProgram", name, strings.Repeat(" ", 1<<20) + ".", "", "limit", "program", ""},
 		{"Load", big, ".", "", "limit", "load", "JSON Pointer"},
 		{"LoadAtPointer", big, ".", "/data", "limit", "load", "/data"},
@@ -221,6 +221,33 @@ func TestQueryErrors(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+// TestQueryMemory: a program that grows memory ends at the memory limit,
+// long before its time limit.
+func TestQueryMemory(t *testing.T) {
+	store := &toolresult.MemStore{}
+	name := storedVar(t, store, queryExpenses(50))
+	p, _ := toolresult.New(toolresult.WithStore(store), toolresult.WithQueryLimits(toolresult.QueryLimits{Time: time.Minute, Memory: 32 << 20}))
+	for _, prog := range []string{"def f: [f]; f", "[range(1e9)] | length"} {
+		if testing.Short() && strings.Contains(prog, "range") {
+			continue // a few seconds; longer under the race detector
+		}
+		start := time.Now()
+		_, err := p.Query(context.Background(), toolresult.Query{Name: name, Program: prog})
+		var qe *toolresult.QueryError
+		if !errors.As(err, &qe) || qe.Limit != "memory" {
+			t.Fatalf("%s: %v", prog, err)
+		}
+		if d := time.Since(start); d > 30*time.Second {
+			t.Fatalf("%s: took %v", prog, d)
+		}
+		t.Logf("%s: %v after %v", prog, err, time.Since(start))
+	}
+	// Within the limit, the same processor answers.
+	if res, err := p.Query(context.Background(), toolresult.Query{Name: name, Program: ".count"}); err != nil || res.Text != "50" {
+		t.Fatalf("%v %v", err, res)
 	}
 }
 
