@@ -328,7 +328,7 @@ func TestList(t *testing.T) {
 		t.Fatal("not forwarded")
 	}
 	got := h.server(result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}, {"name":"x","outputSchema":{"type":"object"}},{"name":"read_variable","inputSchema":{}}],"nextCursor":"2"}`))
-	want := result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"}},{"name":"x","outputSchema":{"type":"object"}},`+readVariableTool+`],"nextCursor":"2"}`) + "\n"
+	want := result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"}},{"name":"x","outputSchema":{"type":"object"}},`+readVariableTool+`,`+queryVariableTool+`],"nextCursor":"2"}`) + "\n"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -336,7 +336,7 @@ func TestList(t *testing.T) {
 	if got := h.server(result("2", `{"tools":[]}`)); got != result("2", `{"tools":[]}`)+"\n" {
 		t.Fatalf("second page: %s", got)
 	}
-	if !json.Valid([]byte(readVariableTool)) {
+	if !json.Valid([]byte(readVariableTool)) || !json.Valid([]byte(queryVariableTool)) {
 		t.Fatal("readVariableTool is not JSON")
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-budget N] [-encoding NAME]
-                        [-store DIR] [-name NAME] [-format json|text] [FILE]
+                        [-store DIR|URL] [-name NAME] [-format json|text] [FILE]
 
 Prints what a tool's response (FILE, or standard input) becomes before a model
 sees it (SPEC section 9): the data within the budget, a stored variable with a
@@ -31,7 +31,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mf.register(fs, false)
 	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
-	store := fs.String("store", "", "keep variables in `DIR` (default: $TMPDIR/jsonmask-variables)")
+	store := fs.String("store", "", "keep variables in `DIR` or at a URL: file://, s3://, gs://, azblob://, mem:// (default: $TMPDIR/jsonmask-variables)")
 	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
 	format := fs.String("format", "json", "print the result as json, or the model text as text")
 	files, status, done := parseCommand(fs, args, contextUsage, stdout, stderr)
@@ -59,9 +59,9 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "jsonmask context", err)
 	}
 	if *store != "" {
-		st, err := toolresult.NewDirStore(*store)
+		st, err := toolresult.OpenStore(context.Background(), *store)
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(unwrapPath(err)))
+			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(err))
 			return 1
 		}
 		opts = append(opts, toolresult.WithStore(st))
