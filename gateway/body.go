@@ -109,10 +109,17 @@ type Body struct {
 // kind its bytes tell). NewBody does not change h: call FixResponseHeader
 // on the header sent to the client. A coding the gateway does not decode is
 // an error wrapping ErrCoding; send a 502.
-func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Body, error) {
+//
+// On a strict mask, the data payloads of an event stream that are not
+// objects are refused, except those of SSEPassthrough (SPEC G2).
+func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits, opts ...BodyOption) (*Body, error) {
 	c, err := parseCoding(h)
 	if err != nil {
 		return nil, err
+	}
+	bo := bodyOptions{pass: DefaultSSEPassthrough}
+	for _, o := range opts {
+		o(&bo)
 	}
 	lim := limits.resolved()
 	b := &Body{}
@@ -124,7 +131,7 @@ func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Bo
 		if err != nil {
 			return nil, err
 		}
-		b.frame = newEventFramer(em, &b.out, lim)
+		b.frame = newEventFramer(em, &b.out, lim, bo.pass)
 	case "application/x-ndjson", "application/jsonl":
 		nm, err := m.With(maskLimits(lim, true)...)
 		if err != nil {
@@ -142,6 +149,32 @@ func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Bo
 		b.pipe = newDecodePipe(c, b, lim)
 	}
 	return b, nil
+}
+
+// A BodyOption changes what NewBody does.
+type BodyOption func(*bodyOptions)
+
+type bodyOptions struct {
+	pass []string
+}
+
+// DefaultSSEPassthrough is the data payload that a strict route lets
+// through an event stream by default: the end sentinel of common LLM
+// streaming APIs (SPEC G2).
+var DefaultSSEPassthrough = []string{"[DONE]"}
+
+// SSEPassthrough sets the data payloads of an event stream that a strict
+// mask lets through as they are, though they are not JSON objects (SPEC
+// G2): each is compared with the whole payload, its data lines joined by
+// "\n". nil means DefaultSSEPassthrough; an empty list lets none through.
+// It does nothing for a mask that is not strict, which passes every
+// payload that is not an object (SPEC B3).
+func SSEPassthrough(payloads []string) BodyOption {
+	return func(o *bodyOptions) {
+		if payloads != nil {
+			o.pass = payloads
+		}
+	}
 }
 
 func maskLimits(l Limits, ndjson bool) []jsonmask.Option {

@@ -109,8 +109,8 @@ func ExampleBody() {
 	}
 	// Output:
 	// "event: delta\ndata: {\"delta\":{\"text\":\"Hel\"}}\n\n"
-	// "event: delta\ndata: "
-	// "{\"delta\":{\"text\":\"lo\"}}\n\n"
+	// "event: delta\n"
+	// "data: {\"delta\":{\"text\":\"lo\"}}\n\n"
 }
 
 // Problem is the answer to a refused response, for plug-ins that send it

@@ -303,7 +303,7 @@ func (m *maskWriter) WriteHeader(code int) {
 		m.mode = modePass
 		m.commit(false)
 	case Mask:
-		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits)
+		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits, SSEPassthrough(m.route.SSEPassthrough))
 		if err != nil {
 			m.refuse(err)
 			return

@@ -333,7 +333,8 @@ func TestProxyStatuses(t *testing.T) {
 			{name: "EarlyHints", method: "GET", path: "/v1/hints", status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
 			{name: "Unmatched", method: "GET", path: "/v2/other", status: 200, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmatched},
 			{name: "Unmatched/Range", method: "GET", path: "/v2/other", h: http.Header{"Range": {"bytes=0-9"}}, status: 206, body: string(itemsBody[:10]), passthrough: true, outcome: OutcomeUnmatched},
-			{name: "PostNotRouted", method: "POST", path: "/v1/items", status: 200, body: string(itemsBody), passthrough: true, outcome: OutcomeUnmatched},
+			// G8: a path that the GET route covers is masked under every method.
+			{name: "PostOnGetRoute", method: "POST", path: "/v1/items", status: 200, body: itemsMasked, g4: true, outcome: OutcomeMasked},
 		}
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("h2=%v/%s", h2, c.name), func(t *testing.T) {
@@ -458,11 +459,24 @@ func rawGet(t *testing.T, s *httptest.Server, target string, header string) (*ht
 // the coding the client asked for, even one the gateway cannot decode.
 func lenientUpstream() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, _ := url.PathUnescape(r.URL.EscapedPath())
+		p := r.URL.EscapedPath()
+		for _, k := range []string{"X-Original-Url", "X-Rewrite-Url"} { // IIS, Symfony
+			if v := r.Header.Get(k); v != "" {
+				p = v
+			}
+		}
+		p, _ = url.PathUnescape(p)
+		if q, err := url.PathUnescape(p); err == nil { // decodes twice
+			p = q
+		}
+		// Folds case as Unicode does: "ſ" is "s", "K" (Kelvin) is "k".
+		p = strings.NewReplacer("ſ", "s", "\u212a", "k").Replace(p)
 		p = strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
 		var segs []string
 		for _, s := range strings.Split(p, "/") {
 			s, _, _ = strings.Cut(s, ";")
+			s = strings.TrimSpace(s)            // Spring trims segments
+			s = strings.TrimSuffix(s, ".json") // Rails' and Spring's format suffix
 			switch s {
 			case "", ".":
 			case "..":
@@ -473,10 +487,18 @@ func lenientUpstream() http.Handler {
 				segs = append(segs, s)
 			}
 		}
-		method := r.Method
+		method := strings.ToUpper(r.Method) // Werkzeug, Flask
 		for _, k := range methodOverrides {
 			if v := r.Header.Get(k); v != "" {
 				method = v
+			}
+		}
+		if v := r.URL.Query().Get("_method"); v != "" { // Rack, Laravel
+			method = strings.ToUpper(v)
+		}
+		if method == "POST" && r.Header.Get("Content-Type") == "application/x-www-form-urlencoded" {
+			if v := r.PostFormValue("_method"); v != "" {
+				method = strings.ToUpper(v)
 			}
 		}
 		if strings.Join(segs, "/") != "v1/items" {
@@ -558,6 +580,98 @@ func TestBypass(t *testing.T) {
 			noCanary(t, resp.Header, body)
 			if resp.StatusCode != http.StatusMethodNotAllowed {
 				t.Fatalf("status %d: the upstream saw the override", resp.StatusCode)
+			}
+		})
+	}
+}
+
+// rawDo sends a request as written, with no client between that would
+// clean it, and reads the response.
+func rawDo(t *testing.T, s *httptest.Server, request string) (*http.Response, []byte) {
+	t.Helper()
+	conn, br := rawDial(t, s)
+	defer conn.Close()
+	io.WriteString(conn, request)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("%.40q: %v", request, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+// TestBypassRound2: the methods, paths, hosts and headers with which a new
+// user got the unmasked body of a masked route from a lenient upstream
+// (SPEC G8): each is masked or refused, and no canary gets through.
+func TestBypassRound2(t *testing.T) {
+	routes := []Route{{Pattern: "GET gw.test/v1/items", Mask: itemsMask}}
+	e := newEnv(t, lenientUpstream(), routes, envOptions{})
+	const form = "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\n\r\n_method=GET"
+	cases := []struct {
+		name, request string
+		want          int // 200: masked
+	}{
+		{"LowerMethod", "get /v1/items HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"MixedMethod", "Get /v1/items HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"OtherMethod", "PATCH /v1/items HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\n\r\n", 405}, // masked route; 405 not listed
+		{"MethodQuery", "POST /v1/items?_method=GET HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\n\r\n", 200},
+		{"MethodForm", "POST /v1/items HTTP/1.1\r\nHost: gw.test\r\n" + form, 200},
+		{"Connect", "CONNECT gw.test:80 HTTP/1.1\r\nHost: gw.test\r\n\r\n", 400},
+		{"ConnectPath", "CONNECT /v1/items HTTP/1.1\r\nHost: gw.test\r\n\r\n", 400},
+		{"AbsoluteForm", "GET http://GW.test./v1/items HTTP/1.1\r\nHost: other\r\n\r\n", 200},
+		{"JSONSuffix", "GET /v1/items.json HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"EncodedSemicolon", "GET /v1/items%3B HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"EncodedSpace", "GET /v1/items%20 HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"EncodedTab", "GET /v1/%09items HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"DoubleEncoding", "GET /v1/%2569tems HTTP/1.1\r\nHost: gw.test\r\n\r\n", 400},
+		{"LongS", "GET /v1/item%C5%BF HTTP/1.1\r\nHost: gw.test\r\n\r\n", 400},
+		{"Kelvin", "GET /v1/items/../\xE2\x84\xAAx HTTP/1.1\r\nHost: gw.test\r\n\r\n", 400},
+		{"HostDot", "GET /v1/items HTTP/1.1\r\nHost: gw.test.\r\n\r\n", 200},
+		{"HostCase", "GET /v1/items HTTP/1.1\r\nHost: GW.Test\r\n\r\n", 200},
+		{"HostDotPort", "GET /v1/items HTTP/1.1\r\nHost: gw.test.:80\r\n\r\n", 200},
+		{"OriginalURL", "GET /elsewhere HTTP/1.1\r\nHost: gw.test\r\nX-Original-URL: /v1/items\r\n\r\n", 404},
+		{"RewriteURL", "GET /elsewhere HTTP/1.1\r\nHost: gw.test\r\nX-Rewrite-URL: /v1/items\r\n\r\n", 404},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := rawDo(t, e.proxy, c.request)
+			noCanary(t, resp.Header, body)
+			if resp.StatusCode != c.want {
+				t.Fatalf("status %d, want %d: %.200q", resp.StatusCode, c.want, body)
+			}
+			if c.want == 200 && string(codingtest.Decode(t, resp.Header.Get("Content-Encoding"), body)) != itemsMasked {
+				t.Fatalf("body %q, want the masked items", body)
+			}
+		})
+	}
+}
+
+// TestMethodOverrideRoutes: where a path's routes differ by method, a
+// request that the upstream could route under another method is refused
+// (SPEC G8), and one with its own method's route gets that route's mask.
+func TestMethodOverrideRoutes(t *testing.T) {
+	routes := []Route{
+		{Pattern: "GET /v1/items", Mask: itemsMask},
+		{Pattern: "POST /v1/items", Mask: jsonmask.MustCompile(`{"id":true,"owner":true,"items":true}`)},
+	}
+	e := newEnv(t, lenientUpstream(), routes, envOptions{})
+	cases := []struct {
+		name, request string
+		want          int
+	}{
+		{"Get", "GET /v1/items HTTP/1.1\r\nHost: gw.test\r\n\r\n", 200},
+		{"MethodQuery", "POST /v1/items?_method=GET HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\n\r\n", 400},
+		{"MethodQueryEncoded", "POST /v1/items?%5Fmethod=get HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\n\r\n", 400},
+		{"MethodForm", "POST /v1/items HTTP/1.1\r\nHost: gw.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\n\r\n_method=GET", 400},
+		{"BadQuery", "POST /v1/items?_method=%zz HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\n\r\n", 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := rawDo(t, e.proxy, c.request)
+			noCanary(t, resp.Header, body)
+			if resp.StatusCode != c.want {
+				t.Fatalf("status %d, want %d: %.200q", resp.StatusCode, c.want, body)
 			}
 		})
 	}
