@@ -475,7 +475,7 @@ func lenientUpstream() http.Handler {
 		var segs []string
 		for _, s := range strings.Split(p, "/") {
 			s, _, _ = strings.Cut(s, ";")
-			s = strings.TrimSpace(s)            // Spring trims segments
+			s = strings.TrimSpace(s)           // Spring trims segments
 			s = strings.TrimSuffix(s, ".json") // Rails' and Spring's format suffix
 			switch s {
 			case "", ".":
