@@ -307,6 +307,7 @@ type output struct {
 	dst     io.Writer
 	flusher interface{ Flush() error }
 	enc     encoder
+	pending bool  // bytes went into enc since its last flush
 	n       int64 // bytes written to dst
 	dead    bool  // the body failed: writes are dropped
 }
@@ -325,17 +326,25 @@ func (o *output) Write(p []byte) (int, error) {
 		return 0, errDead
 	}
 	if o.enc != nil {
+		if len(p) > 0 {
+			o.pending = true
+		}
 		return o.enc.Write(p)
 	}
 	return rawOutput{o}.Write(p)
 }
 
-// flush pushes what the encoder holds into dst, and flushes dst.
+// flush pushes what the encoder holds into dst, and flushes dst. The
+// encoder is flushed only when it was given bytes since its last flush: an
+// empty flush would write an empty block (gzip and deflate's sync flush is
+// 5 bytes), which padded a body masked to a few bytes with thousands, and
+// would send the coding's header before a refusal could still be a 502.
 func (o *output) flush() error {
 	if o.dead {
 		return errDead
 	}
-	if o.enc != nil {
+	if o.enc != nil && o.pending {
+		o.pending = false
 		if err := o.enc.Flush(); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 )
 
 // NewReverseProxy returns a reverse proxy to upstream that masks the
@@ -38,6 +39,14 @@ func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Han
 		// nothing for a log of the proxy's own.
 		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// The report (and the log) gets the reason; the client, who
+			// has no use for the upstream's address, a plain 502.
+			if f, ok := w.(upstreamFailer); ok {
+				// A transport's message may quote the upstream's bytes
+				// ("malformed HTTP response \"...\""): cut there.
+				why, _, _ := strings.Cut(err.Error(), "\"")
+				f.upstreamFailed(&Error{Offset: -1, msg: "the upstream did not answer: " + strings.TrimSpace(why), err: ErrUpstream})
+			}
 			writeProblem(w, http.StatusBadGateway, &Error{Offset: -1, msg: "the upstream did not answer", err: ErrUpstream})
 		},
 	}

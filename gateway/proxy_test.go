@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -700,4 +701,98 @@ func TestProxyUpstreamCoding(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPointerRule: an invalid body under a dropped member gives a 502
+// whose pointer stops at the last kept member, escapes bidi and control
+// characters, and quotes no body byte; the report's error, as logged,
+// holds neither the dropped key nor a body byte (SPEC G5, G9).
+func TestPointerRule(t *testing.T) {
+	const key = canary + "\u202e\x01"
+	bodies := map[string]string{
+		"DroppedKey":   `{"id":1,"` + key + `":{"x":01}}`,
+		"DroppedDeep":  `{"id":1,"items":[{"k":1,"` + key + `":[01]}]}`,
+		"StrictScalar": `"` + key + `"`,
+	}
+	up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, bodies[strings.TrimPrefix(r.URL.Path, "/")])
+	})
+	strict := jsonmask.MustCompile(`{"id":true,"items":{"k":true}}`, jsonmask.WithStrict(true))
+	e := newEnv(t, up, []Route{{Pattern: "/", Mask: strict}}, envOptions{})
+	for name := range bodies {
+		t.Run(name, func(t *testing.T) {
+			resp, body, err := e.do(t, "GET", "/"+name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != 502 {
+				t.Fatalf("status %d: %q", resp.StatusCode, body)
+			}
+			checkProblem(t, resp, body)
+			var p struct{ Detail, Pointer string }
+			json.Unmarshal(body, &p)
+			for _, s := range []string{string(body), p.Detail, p.Pointer, jsonmask.Redact(e.lastReport().Err)} {
+				if strings.Contains(s, canary) || strings.ContainsAny(s, "\u202e\x01'") || strings.Contains(s, `\u0001`) {
+					t.Errorf("the dropped key or a body byte in %q", s)
+				}
+			}
+			if p.Pointer != "" && !strings.HasSuffix(p.Pointer, "/…") {
+				t.Errorf("pointer %q, want it cut at the last kept member: %s", p.Pointer, body)
+			}
+		})
+	}
+}
+
+// TestReportOutcomes: each outcome its name and level, the error of an
+// upstream that failed, and bytes counted where they were read (SPEC G9).
+func TestReportOutcomes(t *testing.T) {
+	t.Run("UpstreamDown", func(t *testing.T) {
+		for _, routes := range [][]Route{{{Pattern: "/", Mask: itemsMask}}, nil} {
+			e := newEnv(t, http.NotFoundHandler(), routes, envOptions{})
+			e.upstream.Close()
+			resp, body, err := e.do(t, "GET", "/v1/items", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != 502 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			checkProblem(t, resp, body)
+			rep := e.lastReport()
+			if rep.Outcome != OutcomeUpstreamError || !errors.Is(rep.Err, ErrUpstream) || rep.BytesIn != 0 ||
+				rep.BytesOut != int64(len(body)) || rep.Level() != slog.LevelError || rep.Status != 502 {
+				t.Errorf("report %+v, level %v", rep, rep.Level())
+			}
+			if !strings.Contains(rep.Err.Error(), "connect") || strings.Contains(string(body), "127.0.0.1") {
+				t.Errorf("the reason %q is not in the report, or the address reached the client: %s", rep.Err, body)
+			}
+		}
+	})
+	t.Run("RefusedCountsRead", func(t *testing.T) {
+		up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Range", "bytes 0-9/100")
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(itemsBody)
+		})
+		e := newEnv(t, up, []Route{{Pattern: "/", Mask: itemsMask}}, envOptions{})
+		if _, _, err := e.do(t, "GET", "/x", nil); err != nil {
+			t.Fatal(err)
+		}
+		if rep := e.lastReport(); rep.Outcome != OutcomeRefused || rep.BytesIn == 0 || rep.Level() != slog.LevelWarn {
+			t.Errorf("report %+v", rep)
+		}
+	})
+	t.Run("InvalidCountsRead", func(t *testing.T) {
+		up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `{"id":1,"x":"`+canary+`",}`)
+		})
+		e := newEnv(t, up, []Route{{Pattern: "/", Mask: itemsMask}}, envOptions{})
+		if _, _, err := e.do(t, "GET", "/x", nil); err != nil {
+			t.Fatal(err)
+		}
+		if rep := e.lastReport(); rep.Outcome != OutcomeRefused || rep.BytesIn != int64(len(`{"id":1,"x":"`+canary+`",}`)) {
+			t.Errorf("report %+v", rep)
+		}
+	})
 }

@@ -134,7 +134,7 @@ func newRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
 			}
 		}
 		pattern, method := rs.matchPattern(rt.Pattern)
-		if err := rs.handle(pattern, routeIndex(i)); err != nil {
+		if err := rs.handle(pattern, i); err != nil {
 			return nil, fmt.Errorf("route %d (%q): %v", i, rt.Pattern, err)
 		}
 		if method != "" && !slices.Contains(rs.methods, method) {
@@ -157,15 +157,15 @@ func newRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
 
 // handle registers a pattern, turning ServeMux's panic on a bad or
 // conflicting pattern into an error that names the other route.
-func (rs *Routes) handle(pattern string, h http.Handler) (err error) {
+func (rs *Routes) handle(pattern string, i int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			// ServeMux says where each pattern was registered, on two
 			// lines: keep the one line that says what is wrong, and name
 			// the route that it conflicts with instead of the line of
 			// this file that registered it.
-			if i := rs.conflict(pattern); i >= 0 {
-				err = fmt.Errorf("conflicts with route %d (%q): neither is more specific", i, rs.routes[i].Pattern)
+			if j := rs.conflict(pattern, i); j >= 0 {
+				err = fmt.Errorf("conflicts with route %d (%q): neither is more specific", j, rs.routes[j].Pattern)
 				return
 			}
 			msg := fmt.Sprint(p)
@@ -173,31 +173,38 @@ func (rs *Routes) handle(pattern string, h http.Handler) (err error) {
 			err = errors.New(registeredAt.ReplaceAllString(msg, ""))
 		}
 	}()
-	rs.mux.Handle(pattern, h)
+	rs.mux.Handle(pattern, routeIndex(i))
 	return nil
 }
 
 var registeredAt = regexp.MustCompile(` \(registered at [^)]*\)`)
 
-// conflict returns the index of a registered route whose pattern
-// conflicts with pattern, or -1: the one that ServeMux refused it for.
-func (rs *Routes) conflict(pattern string) int {
-	for i, rt := range rs.routes {
+// conflict returns the index of a route registered before route n whose
+// pattern conflicts with pattern, or -1: the one that ServeMux refused it
+// for.
+func (rs *Routes) conflict(pattern string, n int) int {
+	if !registers(http.NewServeMux(), pattern) {
+		return -1 // the pattern itself is bad
+	}
+	for i, rt := range rs.routes[:n] {
 		other, _ := rs.matchPattern(rt.Pattern)
 		if other == pattern {
 			return i
 		}
 		probe := http.NewServeMux()
 		probe.Handle(other, routeIndex(i))
-		if func() (clash bool) {
-			defer func() { clash = recover() != nil }()
-			probe.Handle(pattern, routeIndex(-1))
-			return false
-		}() {
+		if !registers(probe, pattern) {
 			return i
 		}
 	}
 	return -1
+}
+
+// registers reports whether mux takes pattern without a panic.
+func registers(mux *http.ServeMux, pattern string) (ok bool) {
+	defer func() { ok = recover() == nil }()
+	mux.Handle(pattern, routeIndex(-1))
+	return true
 }
 
 // matchPattern is a pattern as requests are matched against it, and its

@@ -385,8 +385,8 @@ func TestProvisionErrors(t *testing.T) {
 		{"RouteNoMatch", `"routes": [{"fields": "id"}]`, `http.handlers.jsonmask: route 0 (""): no match pattern`},
 		{"RouteNoMask", `"routes": [{"match": "/v1/"}]`, `http.handlers.jsonmask: route 0 ("/v1/"): no mask`},
 		{"RouteBadMask", `"routes": [{"match": "/v1/", "mask": {"a": 1}}]`, `http.handlers.jsonmask: route 0 ("/v1/"): mask member "/a" must be true or an object, got a number`},
-		{"RouteBadPattern", `"routes": [{"match": "GET", "fields": "id"}]`, `http.handlers.jsonmask: route 0: parsing`},
-		{"RouteConflict", `"routes": [{"match": "GET /a/{x}", "fields": "id"}, {"match": "GET /{y}/b", "fields": "id"}]`, `http.handlers.jsonmask: route 1: pattern "GET /{y}/b" conflicts with pattern "GET /a/{x}"`},
+		{"RouteBadPattern", `"routes": [{"match": "GET", "fields": "id"}]`, `http.handlers.jsonmask: route 0 ("GET"): parsing`},
+		{"RouteConflict", `"routes": [{"match": "GET /a/{x}", "fields": "id"}, {"match": "GET /{y}/b", "fields": "id"}]`, `http.handlers.jsonmask: route 1 ("GET /{y}/b"): conflicts with route 0 ("GET /a/{x}")`},
 		{"NegativeDepth", `"fields": "id", "limits": {"max_depth": -1}`, `http.handlers.jsonmask: limits: max_depth must be positive`},
 		{"RouteAndOwnMask", `"fields": "id", "routes": [{"match": "/", "fields": "x"}]`, `http.handlers.jsonmask: route 0 ("/"): the pattern "/" is the handler's own mask's`},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 
@@ -169,30 +170,31 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	return h.mw.ServeNext(w, r, next.ServeHTTP)
 }
 
-// observe logs the responses that the gateway refused or aborted, and
-// the others at the debug level. A report holds no body content.
+// observe logs each request with the keys of `jsonmask serve`
+// (gateway.Report.LogAttrs): failures at their level (Report.Level), the
+// others at the debug level, since Caddy's access log has them already. A
+// report holds no body content, and its error is redacted.
 func (h *Handler) observe(rep gateway.Report) {
 	level := zapcore.DebugLevel
-	switch rep.Outcome {
-	case gateway.OutcomeRefused, gateway.OutcomeAborted:
+	switch l := rep.Level(); {
+	case l >= slog.LevelError:
+		level = zapcore.ErrorLevel
+	case l >= slog.LevelWarn:
 		level = zapcore.WarnLevel
-	case gateway.OutcomeBadRequest:
-		level = zapcore.InfoLevel
 	}
 	ce := h.logger.Check(level, "jsonmask "+string(rep.Outcome))
 	if ce == nil {
 		return
 	}
-	fields := []zap.Field{
-		zap.String("route", rep.Route), zap.String("method", rep.Method), zap.String("path", rep.Path),
-		zap.Int("status", rep.Status), zap.String("outcome", string(rep.Outcome)),
-		zap.Int64("bytes_in", rep.BytesIn), zap.Int64("bytes_out", rep.BytesOut),
-		zap.Duration("mask_time", rep.MaskTime),
+	if rep.Status == 0 {
+		// An error of the next handler that went back to Caddy: Caddy's
+		// to log; its text may not be the gateway's to redact.
+		rep.Err = nil
 	}
-	if rep.Err != nil && rep.Outcome != gateway.OutcomeUnmasked && rep.Outcome != gateway.OutcomeUnmatched {
-		// Errors of the next handler that went back to Caddy are Caddy's
-		// to log.
-		fields = append(fields, zap.String("error", rep.Err.Error()))
+	attrs := rep.LogAttrs()
+	fields := make([]zap.Field, 0, len(attrs))
+	for _, a := range attrs {
+		fields = append(fields, zap.Any(a.Key, a.Value.Any()))
 	}
 	ce.Write(fields...)
 }

@@ -247,6 +247,17 @@ func TestFailClosed(t *testing.T) {
 		{"TruncatedJSON", "/", func(w http.ResponseWriter) {
 			w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[{"k":1}`))
 		}, "problem", ""},
+		// SPEC G2: an SSE label lets nothing through a strict route that
+		// is not an object, with or without encode.
+		{"Strict/SSELabel", "/strict/", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write([]byte("data: " + canary + "\n\n"))
+		}, "problem", ""},
+		{"Strict/SSEGzip", "/strict/", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(codingtest.Encode(t, "gzip", []byte("data: [\""+canary+"\"]\n\n")))
+		}, "problem", ""},
 		{"Strict/HTML", "/strict/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>" + canary))
