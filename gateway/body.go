@@ -34,6 +34,11 @@ type Limits struct {
 	// ResponseHeaderTimeout is how long the reverse proxy waits for the
 	// upstream's response header. Default 30 s. Handler does not use it.
 	ResponseHeaderTimeout time.Duration
+	// MaxIdleConnsPerHost is how many idle connections to the upstream the
+	// reverse proxy keeps for reuse: as many as the requests it serves at
+	// once, or it opens a connection for most requests (net/http's default
+	// is 2). Default 256. Handler does not use it.
+	MaxIdleConnsPerHost int
 }
 
 // The defaults of Limits.
@@ -42,6 +47,7 @@ const (
 	DefaultMaxRatio              = 200
 	DefaultMaxTokenBytes         = 64 << 20
 	DefaultResponseHeaderTimeout = 30 * time.Second
+	DefaultMaxIdleConnsPerHost   = 256
 )
 
 // ratioFloor is the decoded size under which MaxRatio is not checked: a
@@ -67,6 +73,9 @@ func (l Limits) resolved() Limits {
 	}
 	if l.ResponseHeaderTimeout <= 0 {
 		l.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
+	}
+	if l.MaxIdleConnsPerHost <= 0 {
+		l.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
 	}
 	return l
 }
