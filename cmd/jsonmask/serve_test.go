@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/config"
 )
 
 const serveCanary = "CANARY-5e7b"
@@ -37,18 +38,22 @@ func TestServeConfig(t *testing.T) {
 		  "routes": [
 		    {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
 		    {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true, "strict": true, "statuses": [200, 201]}]}`, ""},
-		{"HTTPS", `{"upstream": "https://x"}`, ""},
-		{"NoUpstream", `{"routes": []}`, `config: no upstream`},
-		{"BadUpstream", `{"upstream": "ftp://x"}`, `config: upstream "ftp://x" is not an http or https URL`},
-		{"NoHost", `{"upstream": "http:///x"}`, `not an http or https URL`},
-		{"UnknownKey", `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, `config ` + filepath.Join(dir, "UnknownKey.json") + `: unknown key "mask_fil"`},
-		{"BadMask", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, `config ` + filepath.Join(dir, "BadMask.json") + `: route 0 ("/a"): mask member "/x"`},
+		{"HTTPS", `{"upstream": "https://x", "routes": [{"match": "/", "mask": {}}]}`, ""},
+		{"NoUpstream", `{"routes": [{"match": "/", "mask": {}}]}`, `config: no upstream`},
+		{"NoRoutes", `{"upstream": "http://x", "routes": []}`, `routes: none given`},
+		{"BadUpstream", `{"upstream": "ftp://x", "routes": [{"match": "/", "mask": {}}]}`, `config: upstream "ftp://x" is not an http or https URL`},
+		{"NoHost", `{"upstream": "http:///x", "routes": [{"match": "/", "mask": {}}]}`, `not an http or https URL`},
+		{"KeyTwice", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "strict": true, "strict": false}]}`, `routes[0]: key "strict" given twice`},
+		{"KeyCase", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "STRICT": false}]}`, `routes[0]: key "STRICT" is "strict" in another case`},
+		{"Fields", `{"upstream": "http://x", "routes": [{"match": "/", "fields": "id,user(name)"}]}`, ""},
+		{"UnknownKey", `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, `config ` + filepath.Join(dir, "UnknownKey.json") + `: routes[0]: unknown key "mask_fil"`},
+		{"BadMask", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, `config ` + filepath.Join(dir, "BadMask.json") + `: routes[0] ("/a"): mask member "/x"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, c.name+".json")
 			os.WriteFile(path, []byte(c.config), 0o644)
-			cfg, err := gateway.LoadConfig(path)
+			cfg, err := config.Load(path)
 			if err == nil {
 				_, err = build(cfg, nil)
 			}
@@ -68,6 +73,12 @@ func TestServeConfig(t *testing.T) {
 
 // TestServeUsage: bad invocations exit 2 with one line, -h exits 0.
 func TestServeUsage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -77,12 +88,15 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve"}, 2, "give -config FILE, or -upstream URL and -mask JSON"},
 		{[]string{"serve", "-upstream", "http://x"}, 2, "give -config FILE"},
 		{[]string{"serve", "-config", "/nonexistent.json"}, 2, "no such file"},
-		{[]string{"serve", "-upstream", "http://x", "-mask", "{"}, 2, "route 0"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{"}, 2, "routes[0]"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-listen", "nonsense"}, 2, "jsonmask: listen: listen tcp: address nonsense: missing port in address\n"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-listen", busy}, 2, "address already in use\n"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-admin", busy}, 2, "jsonmask: listen admin: "},
 		{[]string{"serve", "-bogus"}, 2, "flag provided but not defined"},
 	} {
 		var out, errb bytes.Buffer
 		status := run(c.args, strings.NewReader(""), &out, &errb)
-		if status != c.status || !strings.Contains(out.String()+errb.String(), c.out) {
+		if status != c.status || !strings.Contains(out.String()+errb.String(), c.out) || status == 2 && strings.Count(errb.String(), "\n") > 2 {
 			t.Errorf("%v: status %d, stdout %q, stderr %q; want %d and %q", c.args, status, out.String(), errb.String(), c.status, c.out)
 		}
 	}
@@ -256,9 +270,15 @@ func TestServe(t *testing.T) {
 		}
 	})
 	t.Run("ReloadGood", func(t *testing.T) {
-		writeConfig(`{"upstream": "` + upstream.URL + `", "routes": [{"match": "GET /v1/{x}", "mask": {"name": true}}]}`)
+		// The admin listener and read_header_timeout change only on a
+		// restart: named; the rest applies.
+		writeConfig(`{"upstream": "` + upstream.URL + `", "limits": {"read_header_timeout": "3s", "drain_timeout": "10s"},
+		  "routes": [{"match": "GET /v1/{x}", "mask": {"name": true}}]}`)
 		p.cmd.Process.Signal(syscall.SIGHUP)
 		p.waitLog(t, "reloaded")
+		if w := p.waitLog(t, "reload: these settings change only on a restart"); w["keys"] != "admin, limits.read_header_timeout" {
+			t.Errorf("warning %v", w)
+		}
 		if status, body := p.get(t, "/v1/items"); status != 200 || body != `{"name":"n"}` {
 			t.Fatalf("after a good reload: %d %q", status, body)
 		}
@@ -283,6 +303,12 @@ func TestServe(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // the request is in flight
 		p.cmd.Process.Signal(syscall.SIGTERM)
 		p.waitLog(t, "draining")
+		// SPEC G10: the health check says so from the first moment.
+		if resp, err := http.Get("http://" + p.admin + "/healthz"); err != nil || resp.StatusCode != 503 {
+			t.Errorf("healthz while draining: %v %v", resp, err)
+		} else {
+			resp.Body.Close()
+		}
 		if _, err := http.Get("http://" + p.addr + "/v1/items"); err == nil {
 			t.Error("a new request was served while draining")
 		}
