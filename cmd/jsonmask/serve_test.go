@@ -3,9 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -331,5 +339,98 @@ func TestServe(t *testing.T) {
 		if strings.Contains(fmt.Sprint(l), serveCanary) {
 			t.Errorf("the canary is in the log: %v", l)
 		}
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key into dir.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// TestServeHTTP2: with tls_cert_file and tls_key_file serve speaks HTTP/2
+// by ALPN, and with -h2c HTTP/2 without TLS; on both a masked body that
+// fails after bytes were sent is aborted by a stream reset, so that no
+// client takes it for complete (SPEC G5, G11).
+func TestServeHTTP2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "jsonmask")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	prefix := `{"id":7,"items":[` + strings.Repeat(`{"k":1,"v":"`+serveCanary+`"},`, 20000)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/broken" {
+			io.WriteString(w, prefix)
+			w.(http.Flusher).Flush()
+			io.WriteString(w, `{"k":2,"v":"`+serveCanary+`",}]}`)
+			return
+		}
+		fmt.Fprintf(w, `{"id":7,"secret":"%s"}`, serveCanary)
+	}))
+	defer upstream.Close()
+	_, _, pool := selfSigned(t, dir)
+	cfg := filepath.Join(dir, "config.json")
+	os.WriteFile(cfg, []byte(`{"upstream": "`+upstream.URL+`", "tls_cert_file": "cert.pem", "tls_key_file": "key.pem",
+	  "routes": [{"match": "GET /v1/{x}", "mask": {"id": true, "items": {"k": true}}}]}`), 0o644)
+	tlsProc := startServe(t, bin, "-config", cfg, "-listen", "127.0.0.1:0")
+	h2cProc := startServe(t, bin, "-upstream", upstream.URL, "-mask", `{"id": true, "items": {"k": true}}`, "-listen", "127.0.0.1:0", "-h2c")
+	var h2c http.Protocols
+	h2c.SetUnencryptedHTTP2(true)
+	for _, c := range []struct {
+		name, base string
+		client     *http.Client
+	}{
+		{"TLS", "https://" + tlsProc.addr, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}},
+		{"h2c", "http://" + h2cProc.addr, &http.Client{Transport: &http.Transport{Protocols: &h2c}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := c.client.Get(c.base + "/v1/items")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.ProtoMajor != 2 || string(b) != `{"id":7}` {
+				t.Fatalf("%s %q", resp.Proto, b)
+			}
+			resp, err = c.client.Get(c.base + "/v1/broken")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err == nil || !strings.Contains(err.Error(), "stream error") {
+				t.Errorf("%s: read %d bytes, %v: want a stream reset", resp.Proto, len(b), err)
+			}
+			if strings.Contains(string(b), serveCanary) {
+				t.Error("the canary reached the client")
+			}
+		})
 	}
 }
