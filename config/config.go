@@ -169,7 +169,7 @@ type MaskConfig struct {
 	// SSEPassthrough are the data payloads of an event stream that a
 	// strict route lets through (SPEC G2). Default ["[DONE]"]; [] for
 	// none.
-	SSEPassthrough []string `json:"sse_passthrough,omitempty"`
+	SSEPassthrough []string `json:"sse_passthrough,omitzero"`
 }
 
 // Route is a route (SPEC G1): a request pattern in the syntax of

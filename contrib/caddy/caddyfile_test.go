@@ -414,6 +414,25 @@ func TestProvisionErrors(t *testing.T) {
 	}
 }
 
+// TestSSEPassthroughNone: "sse_passthrough" with no payload lets none
+// through, also after the Caddyfile became JSON (an empty list is kept,
+// not taken for the default).
+func TestSSEPassthroughNone(t *testing.T) {
+	d := caddyfile.NewTestDispenser("jsonmask {\n\tfields id\n\tstrict\n\tsse_passthrough\n}")
+	var h Handler
+	if err := h.UnmarshalCaddyfile(d); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(&h)
+	if err != nil || !strings.Contains(string(b), `"sse_passthrough":[]`) {
+		t.Fatalf("%s %v", b, err)
+	}
+	var back Handler
+	if err := json.Unmarshal(b, &back); err != nil || back.SSEPassthrough == nil || len(back.SSEPassthrough) != 0 {
+		t.Fatalf("read back %#v, %v", back.SSEPassthrough, err)
+	}
+}
+
 // TestUnmarshalJSONStrict: the module's JSON goes through the strict
 // parser of `jsonmask serve` (SPEC G11): a key given twice is an error
 // (Caddy's own loading may drop the first before the module sees it).
