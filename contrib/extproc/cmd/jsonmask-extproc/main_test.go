@@ -215,7 +215,7 @@ func TestConfigErrors(t *testing.T) {
 		{"Type", `{"routes": {}}`, `key "routes" must be`},
 		{"NoMask", `{"routes": [{"match": "/v1/"}]}`, `routes[0] ("/v1/"): no mask`},
 		{"BadMask", `{"routes": [{"match": "/v1/", "mask": {"a": 1}}]}`, `routes[0] ("/v1/"): mask member "/a" must be true or an object`},
-		{"NoMaskFile", `{"routes": [{"match": "/v1/", "mask_file": "nope.json"}]}`, "mask_file: no such file"},
+		{"NoMaskFile", `{"routes": [{"match": "/v1/", "mask_file": "nope.json"}]}`, "nope.json: no such file"},
 		{"BadPattern", `{"routes": [{"match": "GET v1", "mask": {}}]}`, "route 0"},
 		{"Conflict", `{"routes": [{"match": "/a/{x}/b", "mask": {}}, {"match": "/a/b/{x}", "mask": {}}]}`, "route 1"},
 		{"Duration", `{"limits": {"drain_timeout": 30}, "routes": []}`, "a duration is a string"},
