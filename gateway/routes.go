@@ -357,7 +357,7 @@ func (rs *Routes) lookup(method, host, clean, query string, h http.Header) (*Rou
 	// Overrides: the upstream may route the request under another method.
 	var others []string
 	if vals, ok := methodParams(query); !ok {
-		return nil, &pathError{"a \"_method\" parameter", -1}
+		return nil, &pathError{"a query that cannot be read for its \"_method\" parameter", -1}
 	} else {
 		others = append(others, vals...)
 	}
