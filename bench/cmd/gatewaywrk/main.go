@@ -8,7 +8,10 @@
 // request minus the plain proxy's, minus masking) can be read beside it.
 //
 //	go run ./cmd/gatewaywrk -bin /path/to/jsonmask [-rounds 3] [-duration 5s]
+//	go run ./cmd/gatewaywrk -caddy /path/to/caddy   # Caddy + jsonmask against Caddy
 //
+// With -caddy it compares a Caddy built with contrib/caddy, with the
+// jsonmask handler before reverse_proxy, against the same Caddy without it.
 // With -plain ADDR -upstream URL it is the plain proxy itself.
 package main
 
@@ -37,6 +40,7 @@ const maskJSON = `{"id":true,"items":{"id":true,"name":true}}`
 
 func main() {
 	bin := flag.String("bin", "", "the jsonmask binary")
+	caddyBin := flag.String("caddy", "", "compare Caddy + jsonmask with Caddy alone, with this Caddy binary")
 	rounds := flag.Int("rounds", 3, "rounds, each proxy once per round")
 	dur := flag.Duration("duration", 5*time.Second, "wrk's run per proxy and round")
 	plain := flag.String("plain", "", "serve the plain proxy on this address")
@@ -46,7 +50,7 @@ func main() {
 		servePlain(*plain, *upstream)
 		return
 	}
-	if err := run(*bin, *rounds, *dur); err != nil {
+	if err := run(*bin, *caddyBin, *rounds, *dur); err != nil {
 		fmt.Fprintln(os.Stderr, "gatewaywrk:", err)
 		os.Exit(1)
 	}
@@ -148,7 +152,34 @@ func load(p *proxy, path string, gz bool, dur time.Duration) (int64, time.Durati
 	return n, used, nil
 }
 
-func run(bin string, rounds int, dur time.Duration) error {
+// caddyfile is the config of a Caddy on addr to upstream, with the
+// jsonmask handler in front of reverse_proxy when masked.
+func caddyfile(addr, upstream string, masked bool) string {
+	h := ""
+	if masked {
+		h = "\tjsonmask {\n\t\tmask `" + maskJSON + "`\n\t}\n"
+	}
+	return "{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://" + addr + " {\n" + h +
+		"\treverse_proxy " + upstream + "\n}\n"
+}
+
+// startCaddy starts a Caddy with the caddyfile.
+func startCaddy(bin, name, upAddr string, masked bool) (*proxy, error) {
+	p := &proxy{name: name, addr: freeAddr()}
+	dir, err := os.MkdirTemp("", "gatewaywrk")
+	if err != nil {
+		return nil, err
+	}
+	cf := dir + "/Caddyfile"
+	if err := os.WriteFile(cf, []byte(caddyfile(p.addr, upAddr, masked)), 0o644); err != nil {
+		return nil, err
+	}
+	p.cmd = exec.Command(bin, "run", "--config", cf, "--adapter", "caddyfile")
+	p.cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	return p, nil
+}
+
+func run(bin, caddyBin string, rounds int, dur time.Duration) error {
 	m := jsonmask.MustCompile(maskJSON)
 	sizes := []int{1 << 10, 100 << 10, 1 << 20}
 	bodies := map[string][]byte{}
@@ -175,11 +206,23 @@ func run(bin string, rounds int, dur time.Duration) error {
 	}
 	go up.Serve(ln)
 	self, _ := os.Executable()
-	plain := &proxy{name: "plain", addr: freeAddr()}
-	plain.cmd = exec.Command(self, "-plain", plain.addr, "-upstream", "http://"+upAddr)
-	serve := &proxy{name: "serve", addr: freeAddr()}
-	serve.cmd = exec.Command(bin, "serve", "-listen", serve.addr, "-upstream", "http://"+upAddr, "-mask", maskJSON)
-	serve.cmd.Stderr = io.Discard
+	var plain, serve *proxy
+	baseName, maskedName := "plain", "serve"
+	if caddyBin != "" {
+		baseName, maskedName = "caddy", "caddy+jm"
+		if plain, err = startCaddy(caddyBin, baseName, upAddr, false); err != nil {
+			return err
+		}
+		if serve, err = startCaddy(caddyBin, maskedName, upAddr, true); err != nil {
+			return err
+		}
+	} else {
+		plain = &proxy{name: "plain", addr: freeAddr()}
+		plain.cmd = exec.Command(self, "-plain", plain.addr, "-upstream", "http://"+upAddr)
+		serve = &proxy{name: "serve", addr: freeAddr()}
+		serve.cmd = exec.Command(bin, "serve", "-listen", serve.addr, "-upstream", "http://"+upAddr, "-mask", maskJSON)
+		serve.cmd.Stderr = io.Discard
+	}
 	for _, p := range []*proxy{plain, serve} {
 		if err := p.cmd.Start(); err != nil {
 			return err
@@ -196,8 +239,8 @@ func run(bin string, rounds int, dur time.Duration) error {
 		}
 	}
 	fmt.Printf("# %s; wrk -t2 -c16 -d%s, %d interleaved rounds; CPU is the proxy process's user+system time per request\n", cpuModel, dur, rounds)
-	fmt.Printf("%-8s %-8s %12s %12s %8s %12s %12s %12s %12s %10s\n", "body", "coding", "plain req/s", "serve req/s", "ratio",
-		"plain CPU/r", "serve CPU/r", "extra CPU/r", "Copy CPU", "Copy MB/s")
+	fmt.Printf("%-8s %-8s %12s %12s %8s %12s %12s %12s %12s %10s\n", "body", "coding", baseName+" req/s", maskedName+" req/s", "ratio",
+		baseName+" CPU/r", maskedName+" CPU/r", "extra CPU/r", "Copy CPU", "Copy MB/s")
 	for _, size := range sizes {
 		path := fmt.Sprintf("/%d", size)
 		copyNs := copyCost(m, bodies[path])
