@@ -48,7 +48,6 @@ import (
 	"github.com/jsonmask/jsonmask/config"
 	"github.com/jsonmask/jsonmask/contrib/extproc"
 	"github.com/jsonmask/jsonmask/gateway"
-	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -103,9 +102,12 @@ func newServer(c *config.File, observe func(gateway.Report)) (*extproc.Server, e
 }
 
 // observer logs one line per stream, as jsonmask serve logs one per
-// request; the report holds no body content.
+// request, with the same keys and levels (gateway.Report.LogAttrs, Level);
+// the report holds no body content, and its error is redacted.
 func observer(logger *slog.Logger) func(gateway.Report) {
-	return func(r gateway.Report) { reportlog.Log(logger, "stream", r) }
+	return func(r gateway.Report) {
+		logger.LogAttrs(context.Background(), r.Level(), "stream", r.LogAttrs()...)
+	}
 }
 
 // swapServer serves each stream with the server of the config in force; a
