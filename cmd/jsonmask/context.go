@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -82,7 +84,8 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := p.Process(context.Background(), in)
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), message(err))
+		// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
+		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: "))
 		return 1
 	}
 	if *format == "text" {
