@@ -215,13 +215,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	logger.Info("listening", "addr", svc.addr, "admin", svc.adminAddr, "protocols", svc.protocols,
-		"upstream", cfg.Upstream, "routes", len(cfg.Routes))
+	// The signals are ours before "listening" is said: a SIGHUP sent by
+	// whoever waits for that line must reload, never end the process.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	logger.Info("listening", "addr", svc.addr, "admin", svc.adminAddr, "protocols", svc.protocols,
+		"upstream", cfg.Upstream, "routes", len(cfg.Routes))
 	reloads := make(chan struct{})
 	go func() {
 		for range hup {
