@@ -100,3 +100,47 @@ func checkUTF8Error(t *testing.T, doc []byte, want int64, bytewise bool) {
 		check("Next at window 1", err)
 	}
 }
+
+// FuzzUTF8Error scans any bytes inside a string, in a value or a key, whole,
+// split in two at cut, and a byte a window, and checks the error against
+// the standard library: no error before it (bar the end of the input) lets
+// invalid UTF-8 through, an invalid UTF-8 error lies where utf8 finds the
+// first invalid sequence, and every way of scanning gives the same error.
+func FuzzUTF8Error(f *testing.F) {
+	for _, seed := range []string{"\xc3(", "é\xc3(", "\xe3\x81(", "\xf0\x9f\x98(", "\xe0\x80\x80", "\xed\xa0\x80",
+		"\xf4\x90\x80\x80", "\x80", "日本\xff", strings.Repeat("é", 40) + "\xe3\x81\xc1"} {
+		f.Add([]byte(seed), uint16(3), false)
+		f.Add([]byte(strings.Repeat("a", 61)+seed), uint16(64), true)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, cut uint16, key bool) {
+		doc := []byte(`["` + string(text) + `"]`)
+		if key {
+			doc = []byte(`{"` + string(text) + `":1}`)
+		}
+		_, err := byValue(doc, len(doc)+1, true)
+		var te *Error
+		if err == nil || !errors.As(err, &te) || te.Msg == "unexpected end of JSON input" {
+			return
+		}
+		p := int(te.Offset)
+		if !utf8.Valid(doc[:p]) {
+			t.Fatalf("%q: %v, after invalid UTF-8", doc, err)
+		}
+		if strings.HasPrefix(te.Msg, "invalid UTF-8") {
+			if r, _ := utf8.DecodeRune(doc[p:]); r != utf8.RuneError {
+				t.Fatalf("%q: %v, where a valid sequence starts", doc, err)
+			}
+		}
+		c := int(cut) % (len(doc) + 1)
+		for how, f := range map[string]func() ([]byte, error){
+			"SkipValue cut":   func() ([]byte, error) { return byValueAt(doc, []int{c, len(doc)}, false) },
+			"AppendValue cut": func() ([]byte, error) { return byValueAt(doc, []int{c, len(doc)}, true) },
+			"Next cut":        func() ([]byte, error) { return byTokenAt(doc, []int{c, len(doc)}) },
+			"AppendValue 1":   func() ([]byte, error) { return byValue(doc, 1, true) },
+		} {
+			if _, e := f(); e == nil || e.Error() != err.Error() {
+				t.Fatalf("%q %s at %d: %v, whole: %v", doc, how, c, e, err)
+			}
+		}
+	})
+}
