@@ -49,7 +49,9 @@
 // avx512).
 //
 // A syntax error is an [*Error] with the offset of the byte at fault (its
-// window's offset given by [Scanner.SetBase]), which may wrap [ErrMaxDepth]
+// window's offset given by [Scanner.SetBase]; for invalid UTF-8, the first
+// byte of the invalid sequence, even when it lies in an earlier window),
+// which may wrap [ErrMaxDepth]
 // or [ErrTokenTooLarge]; messages have no "jsonmask: " prefix.
 //
 // A Scanner is not safe for concurrent use; it is small and meant to be reused
