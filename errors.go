@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/stream"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -93,7 +94,7 @@ func (e *SyntaxError) KeptPointer() string {
 	if len(p) < len(e.Pointer) {
 		p += "/…"
 	}
-	q := compile.QuotePointer(p)
+	q := jsonwire.QuotePointer(p)
 	return q[1 : len(q)-1]
 }
 

@@ -144,12 +144,6 @@ func describe(k tokenizer.Kind) string {
 	return "null"
 }
 
-// QuotePointer returns ptr as error messages print it (SPEC V3): it is
-// internal/jsonwire's QuotePointer. New code calls jsonwire itself; this
-// wrapper stays until the root's SyntaxError.KeptPointer (on a branch not
-// yet merged) does too.
-func QuotePointer(ptr string) string { return jsonwire.QuotePointer(ptr) }
-
 // programs counts the Programs built: each one's ID.
 var programs atomic.Uint64
 

@@ -62,11 +62,10 @@ var testOnly = []string{"internal/reference", "internal/corpus", "internal/codin
 var (
 	otherModules = []string{"contrib/caddy", "contrib/extproc", "bench"}
 	outsiders    = map[string]bool{
-		"contrib/extproc/cmd/jsonmask-extproc -> internal/reportlog": true,
-		"contrib/caddy (test) -> internal/codingtest":                true,
-		"contrib/caddy (test) -> internal/corpus":                    true,
-		"contrib/extproc (test) -> internal/codingtest":              true,
-		"contrib/extproc (test) -> internal/corpus":                  true,
+		"contrib/caddy (test) -> internal/codingtest":   true,
+		"contrib/caddy (test) -> internal/corpus":       true,
+		"contrib/extproc (test) -> internal/codingtest": true,
+		"contrib/extproc (test) -> internal/corpus":     true,
 	}
 )
 
