@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // maskNode is one object of a mask being edited: its members in the order
@@ -133,13 +134,13 @@ func unquote(b []byte) (string, int, error) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			r, ok := hex4(b[i+2:])
+			r, ok := jsonwire.ParseHex4(b[i+2:])
 			if !ok {
 				return "", 0, errString
 			}
 			i += 6
 			if utf16.IsSurrogate(r) && r < 0xDC00 && len(b) > i+1 && b[i] == '\\' && b[i+1] == 'u' {
-				if r2, ok := hex4(b[i+2:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+				if r2, ok := jsonwire.ParseHex4(b[i+2:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
 					out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
 					i += 6
 					continue
@@ -157,47 +158,6 @@ func unquote(b []byte) (string, int, error) {
 		i += 2
 	}
 	return "", 0, errString
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
-	return rune(v), err == nil
-}
-
-// appendKey appends key as a JSON string that the library unescapes to it
-// again: quotes, backslashes and control bytes escaped, and the WTF-8 bytes
-// of a lone surrogate written as its escape, as MarshalJSON writes them.
-func appendKey(dst []byte, key string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(key); {
-		c := key[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, `\n`...)
-		case c == '\r':
-			dst = append(dst, `\r`...)
-		case c == '\t':
-			dst = append(dst, `\t`...)
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		case c == 0xED && i+2 < len(key) && key[i+1]&0xE0 == 0xA0 && key[i+2]&0xC0 == 0x80:
-			r := rune(c&0x0F)<<12 | rune(key[i+1]&0x3F)<<6 | rune(key[i+2]&0x3F)
-			dst = append(dst, `\u`...)
-			dst = strconv.AppendUint(dst, uint64(r), 16)
-			i += 3
-			continue
-		default:
-			dst = append(dst, c)
-		}
-		i++
-	}
-	return append(dst, '"')
 }
 
 // index is the place of key among n's members, or -1.
@@ -232,7 +192,7 @@ func (n *maskNode) appendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendKey(dst, k)
+		dst = jsonwire.AppendQuote(dst, k) // as MarshalJSON writes keys
 		dst = append(dst, ':')
 		if n.subs[i] == nil {
 			dst = append(dst, "true"...)
