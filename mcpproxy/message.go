@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -214,10 +215,10 @@ func firstChar(raw []byte) byte {
 	for i := 0; i < len(body); {
 		c := body[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case jsonwire.IsSpace(c):
 			i++
-		case c == 0xEF && i+2 < len(body) && body[i+1] == 0xBB && body[i+2] == 0xBF:
-			i += 3
+		case bytes.HasPrefix(body[i:], []byte(jsonwire.BOM)):
+			i += len(jsonwire.BOM)
 		case c == '\\' && i+1 < len(body):
 			e := body[i+1]
 			switch e {
@@ -225,11 +226,11 @@ func firstChar(raw []byte) byte {
 				i += 2
 				continue
 			case 'u':
-				if i+6 > len(body) {
+				r, ok := jsonwire.ParseHex4(body[i+2:])
+				if !ok {
 					return 0
 				}
-				r := hex4(body[i+2 : i+6])
-				if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xFEFF {
+				if r < 0x80 && jsonwire.IsSpace(byte(r)) || r == 0xFEFF {
 					i += 6
 					continue
 				}
@@ -246,22 +247,6 @@ func firstChar(raw []byte) byte {
 	return 0
 }
 
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		}
-	}
-	return r
-}
-
 // sameJSON reports whether a and b are the same JSON: the same tokens in
 // the same order, whitespace aside, strings compared after unescaping,
 // numbers as written (SPEC P4: a result's structuredContent and its text,
@@ -273,7 +258,7 @@ func sameJSON(a, b []byte) bool {
 	var sa, sb tokenizer.Scanner
 	sa.Reset(0)
 	sb.Reset(0)
-	i, j := skipBOM(a), skipBOM(b)
+	i, j := jsonwire.LeadLen(a), jsonwire.LeadLen(b)
 	for {
 		ta, i2, ea := sa.Next(a, i)
 		tb, j2, eb := sb.Next(b, j)
@@ -290,18 +275,4 @@ func sameJSON(a, b []byte) bool {
 		}
 		i, j = i2, j2
 	}
-}
-
-func skipBOM(b []byte) int {
-	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
-		return 3
-	}
-	return 0
-}
-
-// trimJSON drops the byte-order mark and whitespace around JSON data, so
-// that it can be embedded as a member's value.
-func trimJSON(b []byte) []byte {
-	b = b[skipBOM(b):]
-	return bytes.Trim(b, " \t\r\n")
 }

@@ -7,48 +7,11 @@ import (
 	"io"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
 
-	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
-
-// appendString appends s as a JSON string: '"', '\\' and control
-// characters escaped, \n, \r and \t short. A string that is not valid
-// UTF-8 (instructions may hold the WTF-8 of a lone surrogate escape) is
-// written as package schema writes it: a lone surrogate as its \u escape,
-// other invalid bytes as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		return schema.AppendString(b, s)
-	}
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // item is one element of a result's content.
 type item struct {
@@ -235,7 +198,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	// The new result: the model text, the items kept, the masked data, and
 	// the other members kept, in their order.
 	b := []byte(`{"content":[{"type":"text","text":`)
-	b = appendString(b, modelText(r))
+	b = jsonwire.AppendQuote(b, modelText(r))
 	b = append(b, '}')
 	for i, it := range items {
 		if keep[i] {
@@ -244,7 +207,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	}
 	b = append(b, ']')
 	if r.Route == toolresult.Passthrough {
-		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+		if data := jsonwire.Trim(r.Content); len(data) > 0 && data[0] == '{' {
 			b = append(append(b, `,"structuredContent":`...), data...)
 		}
 	}
@@ -395,7 +358,7 @@ func (s *session) plainWrapped(msg []byte, res span, ms []member, items []item, 
 			return dropMembers(msg, res, ms, func(key string) bool { return key == "structuredContent" })
 		}
 	}
-	b := appendString([]byte(`{"content":[{"type":"text","text":`), string(text))
+	b := jsonwire.AppendQuote([]byte(`{"content":[{"type":"text","text":`), string(text))
 	b = append(b, '}')
 	for _, it := range items {
 		b = append(append(b, ','), msg[it.start:it.end]...)
@@ -480,7 +443,10 @@ func (p *payloadOf) first() byte {
 	case p.b == nil && p.text != (span{}):
 		return firstChar(p.msg[p.text.start:p.text.end])
 	}
-	return firstByte(p.b[skipBOM(p.b):])
+	if b := jsonwire.TrimLead(p.b); len(b) > 0 {
+		return b[0]
+	}
+	return 0
 }
 
 // unescaper reads the content of a JSON string unescaped, a window at a
@@ -527,7 +493,7 @@ func (u *unescaper) Read(p []byte) (int, error) {
 
 // isHigh reports whether a \uXXXX escape is a high surrogate's.
 func isHigh(esc []byte) bool {
-	h := hex4(esc[2:6])
+	h, _ := jsonwire.ParseHex4(esc[2:])
 	return h >= 0xD800 && h < 0xDC00
 }
 
@@ -620,6 +586,12 @@ func modelText(r *toolresult.Result) string {
 	}
 	return r.Instructions + "\n\n" + r.Text
 }
+
+// appendString and trimJSON are jsonwire.AppendQuote and jsonwire.Trim under
+// the names that readvar.go and the query files (being edited beside this
+// change) still call; new code calls jsonwire.
+func appendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }
+func trimJSON(b []byte) []byte               { return jsonwire.Trim(b) }
 
 // errorResult is the result of a call whose result is withheld (SPEC P6).
 func errorResult(tool, why string) []byte {

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // session is one client and one server, connected by Run. Two goroutines
@@ -207,7 +209,7 @@ func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 // firstByte returns the first byte of line that is not JSON whitespace, or 0.
 func firstByte(line []byte) byte {
 	for _, c := range line {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		if !jsonwire.IsSpace(c) {
 			return c
 		}
 	}
@@ -278,7 +280,7 @@ func (s *session) replyError(id []byte, code int, msg string) {
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
-	b = appendString(b, msg)
+	b = jsonwire.AppendQuote(b, msg)
 	b = append(b, "}}\n"...)
 	s.out.write(b)
 }

@@ -3,6 +3,8 @@ package mcpproxy
 import (
 	"bytes"
 	"context"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // serverLine reads one line of the server and writes what the client gets:
@@ -209,7 +211,7 @@ func (s *session) failure(msg []byte, c *call, rawID []byte, why string) []byte 
 	if c.method == toolsList {
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), rawID...)
 		b = append(b, `,"error":{"code":-32603,"message":`...)
-		b = appendString(b, "jsonmask: "+why)
+		b = jsonwire.AppendQuote(b, "jsonmask: "+why)
 		return append(b, "}}\n"...)
 	}
 	res := errorResult(c.tool, why)

@@ -392,6 +392,7 @@ func TestFirstChar(t *testing.T) {
 	}{
 		{`"{}"`, '{'}, {`" \n\t[1]"`, '['}, {`"\n\r\t {"`, '{'}, {`"\u007b"`, '{'}, {`"\u0020\u005b"`, '['},
 		{"\"\xEF\xBB\xBF{\"", '{'}, {`"\ufeff{"`, '{'}, {`"x{"`, 'x'}, {`""`, 0}, {`"  "`, 0}, {`"\u00e9"`, 0}, {`"\"{"`, '"'},
+		{`"\u0z7b"`, 0}, {`"\u007"`, 0}, // not an escape: no JSON
 	} {
 		if got := firstChar([]byte(tc.raw)); got != tc.want {
 			t.Errorf("firstChar(%s) = %q, want %q", tc.raw, got, tc.want)

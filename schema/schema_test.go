@@ -99,6 +99,12 @@ func TestInfer(t *testing.T) {
 		{"EscapedKeys", []string{`{"\u0061":1,"a\"b":2,"\ud800":3}`},
 			`{"type":"object","properties":{"a":{"type":"integer"},"a\"b":{"type":"integer"},"\ud800":{"type":"integer"}},"required":["a","a\"b","\ud800"]}`,
 			`{a: number; "a\"b": number; "\ud800": number}`},
+		// Control characters in keys: \n, \t, \b and \f short, as
+		// internal/jsonwire writes every JSON string of the house, the
+		// others as \u00XX.
+		{"ControlKeys", []string{`{"a\nb":1,"\t\b\f\u0001\u001f":2}`},
+			`{"type":"object","properties":{"a\nb":{"type":"integer"},"\t\b\f\u0001\u001f":{"type":"integer"}},"required":["a\nb","\t\b\f\u0001\u001f"]}`,
+			`{"a\nb": number; "\t\b\f\u0001\u001f": number}`},
 		{"ScalarRoot", []string{`12`}, `{"type":"integer"}`, `number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
