@@ -2,6 +2,7 @@ package mcpproxy
 
 import (
 	"bytes"
+	"strings"
 )
 
 // clientLine reads one line of the client and returns what goes to the
@@ -23,7 +24,7 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 	case '{':
 		ms, err := ps.members(line, span{0, len(line)}, false)
 		if err != nil {
-			s.replyError(nil, codeParse, "jsonmask: "+message(err))
+			s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 			return nil
 		}
 		if s.clientMessage(ps, line, ms) {
@@ -34,7 +35,7 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 		return s.clientBatch(ps, line)
 	}
 	if _, err := ps.elements(line, span{0, len(line)}, false); err != errShape {
-		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+		s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 	} else {
 		s.replyError(nil, codeInvalidRequest, "jsonmask: a message must be a JSON object or an array of them")
 	}
@@ -46,7 +47,7 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 func (s *session) clientBatch(ps *parser, line []byte) []byte {
 	els, err := ps.elements(line, span{0, len(line)}, false)
 	if err != nil {
-		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+		s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 		return nil
 	}
 	var keep [][]byte
@@ -230,7 +231,7 @@ func (s *session) cancelCall(key string) {
 }
 
 // message is an error's text without the "jsonmask: " that the library's
-// errors begin with.
+// errors begin with, for a text that says it after its own "jsonmask: ".
 func message(err error) string {
-	return unprefix(err).Error()
+	return strings.TrimPrefix(err.Error(), "jsonmask: ")
 }

@@ -25,11 +25,12 @@ func (m member) raw(b []byte) []byte { return b[m.start:m.val.end] }
 
 // parser reads the JSON of messages with the project's tokenizer: one level
 // of an object or an array at a time, as spans of the message, validating
-// what it reads (RFC 8259, in full unless trusted).
+// what it reads (RFC 8259, in full unless trusted). Its errors, as the
+// tokenizer's, have no "jsonmask: " in front: who reports one says it.
 type parser struct{ sc tokenizer.Scanner }
 
 // errShape is a value that is not the object or array it should be.
-var errShape = errors.New("jsonmask: not the JSON object or array expected")
+var errShape = errors.New("not the JSON object or array expected")
 
 // open starts reading the value at v, which must begin with want ('{' or
 // '['), whitespace around it allowed.

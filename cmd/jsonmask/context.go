@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -68,7 +67,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	p, err := toolresult.New(opts...)
 	if err != nil {
-		return usageError(stderr, "jsonmask context", errors.New(message(err)))
+		return usageError(stderr, "jsonmask context", err)
 	}
 	in, inName := stdin, "-"
 	if len(files) == 1 && files[0] != "-" {
