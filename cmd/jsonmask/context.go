@@ -85,11 +85,9 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *format == "text" {
-		if res.Instructions != "" {
-			fmt.Fprintf(stdout, "%s\n\n", res.Instructions)
-		}
-		fmt.Fprint(stdout, res.Text)
-		if n := len(res.Text); n == 0 || res.Text[n-1] != '\n' {
+		text := res.ModelText()
+		fmt.Fprint(stdout, text)
+		if n := len(text); n == 0 || text[n-1] != '\n' {
 			fmt.Fprintln(stdout)
 		}
 		return 0
