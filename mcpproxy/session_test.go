@@ -476,7 +476,10 @@ func FuzzServerResult(f *testing.F) {
 		if structured {
 			res = `{"content":[],"structuredContent":` + payload + `}`
 		} else {
-			json.Unmarshal([]byte(jstr(payload)), &payload) // what the proxy reads: invalid UTF-8 as U+FFFD
+			// What the proxy reads: invalid UTF-8 as U+FFFD.
+			if err := json.Unmarshal([]byte(jstr(payload)), &payload); err != nil {
+				t.Fatal(err)
+			}
 		}
 		h.s.serverLine(&h.ps, []byte(result("1", res)+"\n"))
 		h.s.wait()

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -226,10 +226,7 @@ func TestErrors(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	for _, f := range []string{"conversation_items.json", "flow_document.json", "twitter.json", "citm_catalog.json", "github_events.json", "canada.json"} {
 		t.Run(f, func(t *testing.T) {
-			doc, err := os.ReadFile("../bench/testdata/" + f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := corpus.File(t, f)
 			s := infer(t, 32<<10, doc)
 			validate(t, compile(t, s.JSON()), doc)
 			if len(s.Compact(0)) == 0 {
