@@ -25,9 +25,20 @@ func (m member) raw(b []byte) []byte { return b[m.start:m.val.end] }
 
 // parser reads the JSON of messages with the project's tokenizer: one level
 // of an object or an array at a time, as spans of the message, validating
-// what it reads (RFC 8259, in full unless trusted). Its errors, as the
+// what it reads (RFC 8259, in full unless trusted: see trust). Its errors, as the
 // tokenizer's, have no "jsonmask: " in front: who reports one says it.
 type parser struct{ sc tokenizer.Scanner }
+
+// trust says how the parser reads the values it skips: untrusted, a
+// message as it arrives, validated in full (RFC 8259); trusted, a part of a
+// message that was validated when it arrived, whose string quoting and
+// nesting alone are read (tokenizer's SkipTrusted).
+type trust bool
+
+const (
+	untrusted trust = false
+	trusted   trust = true
+)
 
 // errShape is a value that is not the object or array it should be.
 var errShape = errors.New("not the JSON object or array expected")
@@ -61,10 +72,10 @@ func (p *parser) close(src []byte, i int) error {
 }
 
 // value consumes the value at src[i], which Peek found.
-func (p *parser) value(src []byte, i int, trusted bool) (int, error) {
+func (p *parser) value(src []byte, i int, how trust) (int, error) {
 	var done bool
 	var err error
-	if trusted {
+	if how == trusted {
 		i, done, err = p.sc.SkipTrusted(src, i)
 	} else {
 		i, done, err = p.sc.SkipValue(src, i)
@@ -77,7 +88,7 @@ func (p *parser) value(src []byte, i int, trusted bool) (int, error) {
 
 // members reads the members of the object at v. On an error it returns the
 // members read before it, with the error.
-func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
+func (p *parser) members(b []byte, v span, how trust) ([]member, error) {
 	src, i, err := p.open(b, v, tokenizer.ObjectStart)
 	if err != nil {
 		return nil, err
@@ -101,7 +112,7 @@ func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
 		if err != nil {
 			return ms, err
 		}
-		ve, err := p.value(src, vs, trusted)
+		ve, err := p.value(src, vs, how)
 		if err != nil {
 			return ms, err
 		}
@@ -111,7 +122,7 @@ func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
 }
 
 // elements reads the elements of the array at v.
-func (p *parser) elements(b []byte, v span, trusted bool) ([]span, error) {
+func (p *parser) elements(b []byte, v span, how trust) ([]span, error) {
 	src, i, err := p.open(b, v, tokenizer.ArrayStart)
 	if err != nil {
 		return nil, err
@@ -128,7 +139,7 @@ func (p *parser) elements(b []byte, v span, trusted bool) ([]span, error) {
 			_, j, _ = p.sc.Next(src, j)
 			return es, p.close(src, j)
 		}
-		e, err := p.value(src, j, trusted)
+		e, err := p.value(src, j, how)
 		if err != nil {
 			return es, err
 		}

@@ -135,7 +135,7 @@ func readResult(ps *parser, msg []byte, res span) (*callResult, string) {
 	if msg[res.start] != '{' {
 		return nil, "the result is not a JSON object"
 	}
-	ms, err := ps.members(msg, res, true)
+	ms, err := ps.members(msg, res, trusted)
 	if err != nil {
 		return nil, "the result is not valid JSON: " + message(err)
 	}
@@ -163,7 +163,7 @@ func (r *callResult) readItems(ps *parser) string {
 	if r.msg[r.content.val.start] != '[' {
 		return "its content is not an array"
 	}
-	els, err := ps.elements(r.msg, r.content.val, true)
+	els, err := ps.elements(r.msg, r.content.val, trusted)
 	if err != nil {
 		return "its content is not valid JSON: " + message(err)
 	}
@@ -313,7 +313,7 @@ func (s *session) rewriteTask(ctx context.Context, c *call, msg, rawID []byte, r
 	if msg[res.start] != '{' {
 		return msg
 	}
-	ms, err := ps.members(msg, res, true)
+	ms, err := ps.members(msg, res, trusted)
 	inner, twice := find(ms, "result")
 	switch {
 	case err != nil && s.p.anyMask:
@@ -349,7 +349,7 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	if task != nil {
 		tms = nil
 		if msg[task.val.start] == '{' {
-			tms, _ = ps.members(msg, task.val, true)
+			tms, _ = ps.members(msg, task.val, trusted)
 		}
 	}
 	if tid, twice := find(tms, "taskId"); tid != nil && !twice {
@@ -398,7 +398,7 @@ func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
 	if msg[v.start] != '{' {
 		return wrap{}
 	}
-	ms, err := ps.members(msg, v, true)
+	ms, err := ps.members(msg, v, trusted)
 	if err != nil || len(ms) != 1 {
 		return wrap{}
 	}
@@ -628,7 +628,7 @@ func readItem(ps *parser, msg []byte, e span) item {
 	if msg[e.start] != '{' {
 		return it
 	}
-	ms, err := ps.members(msg, e, true)
+	ms, err := ps.members(msg, e, trusted)
 	if err != nil {
 		return it
 	}
@@ -643,7 +643,7 @@ func readItem(ps *parser, msg []byte, e span) item {
 		t, _ = find(ms, "text")
 	case "resource":
 		if r, _ := find(ms, "resource"); r != nil && msg[r.val.start] == '{' {
-			rms, err := ps.members(msg, r.val, true)
+			rms, err := ps.members(msg, r.val, trusted)
 			if err == nil {
 				if rt, _ := find(rms, "text"); rt != nil {
 					t = &member{val: rt.val}
