@@ -362,22 +362,7 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	if s.p.callTool(c).mask == nil {
 		return msg
 	}
-	b := []byte{'{'}
-	dropped := false
-	for _, m := range ms {
-		if !taskMember(m.key, task == nil) {
-			dropped = true
-			continue
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = append(b, m.raw(msg)...)
-	}
-	if !dropped {
-		return msg
-	}
-	return splice(msg, res, append(b, '}'))
+	return dropMembers(msg, res, ms, func(key string) bool { return !taskMember(key, task == nil) })
 }
 
 // wrap is what a result's structuredContent is to its content.

@@ -67,14 +67,7 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 		b = jsonwire.AppendQuote(append(b, `"type":`...), names[0])
 	} else if len(names) > 1 {
 		sep()
-		b = append(b, `"type":[`...)
-		for i, t := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonwire.AppendQuote(b, t)
-		}
-		b = append(b, ']')
+		b = append(appendStrings(append(b, `"type":[`...), names), ']')
 	}
 	if n.types&tObject != 0 && len(n.props) > 0 {
 		sep()
@@ -110,17 +103,23 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 	}
 	if enum := n.enumValues(); enum != nil {
 		sep()
-		b = append(b, `"enum":[`...)
-		for i, e := range enum {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonwire.AppendQuote(b, e)
-		}
+		b = appendStrings(append(b, `"enum":[`...), enum)
 		if n.types&tNull != 0 {
 			b = append(b, ",null"...)
 		}
 		b = append(b, ']')
+	}
+	return b
+}
+
+// appendStrings appends ss as the elements of a JSON array: quoted, with
+// commas between them.
+func appendStrings(b []byte, ss []string) []byte {
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonwire.AppendQuote(b, s)
 	}
 	return b
 }
