@@ -59,3 +59,21 @@ func (nopObserver) Begin(tokenizer.Kind)    {}
 func (nopObserver) Key(_, _ []byte, _ bool) {}
 func (nopObserver) Piece(_ []byte, _ bool)  {}
 func (nopObserver) End(tokenizer.Kind)      {}
+
+// BenchmarkRender writes the schema of each corpus document as JSON Schema
+// and in the compact form, as toolresult writes a variable's schema: the
+// quoting of keys and enum values, and the walk of the tree.
+func BenchmarkRender(b *testing.B) {
+	for _, name := range benchDocs {
+		var in schema.Inferrer
+		inferWindows(b, &in, corpus.File(b, name+".json"))
+		s := in.Schema()
+		b.Run("doc="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.JSON()
+				_ = s.Compact(0)
+			}
+		})
+	}
+}

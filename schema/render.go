@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
@@ -62,12 +63,9 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 		b = append(b, `"description":`...)
 		return jsonwire.AppendQuote(b, n.cut)
 	}
-	if names := n.typeNames(); len(names) == 1 {
+	if types := n.typeBits(); types != 0 {
 		sep()
-		b = jsonwire.AppendQuote(append(b, `"type":`...), names[0])
-	} else if len(names) > 1 {
-		sep()
-		b = append(appendStrings(append(b, `"type":[`...), names), ']')
+		b = appendTypes(b, types)
 	}
 	if n.types&tObject != 0 && len(n.props) > 0 {
 		sep()
@@ -124,26 +122,52 @@ func appendStrings(b []byte, ss []string) []byte {
 	return b
 }
 
-func (n *node) typeNames() []string {
-	var names []string
-	for _, t := range typeOrder {
-		if n.types&t.bit == 0 || t.bit == tInteger && n.types&tNumber != 0 {
-			continue
-		}
-		names = append(names, t.name)
+// typeBits are the types the node is given: integer only without number,
+// which includes it.
+func (n *node) typeBits() uint8 {
+	if n.types&tNumber != 0 {
+		return n.types &^ tInteger
 	}
-	return names
+	return n.types
+}
+
+// appendTypes appends the keyword "type" of the types: one name, or an
+// array of them.
+func appendTypes(b []byte, types uint8) []byte {
+	b = append(b, `"type":`...)
+	many := bits.OnesCount8(types) > 1
+	if many {
+		b = append(b, '[')
+	}
+	first := true
+	for _, t := range typeOrder {
+		if types&t.bit != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			b, first = append(b, t.quoted...), false
+		}
+	}
+	if many {
+		b = append(b, ']')
+	}
+	return b
 }
 
 // typeOrder is the order in which a schema names a node's types: JSON's
-// kinds, and JSON Schema's integer before number.
+// kinds, and JSON Schema's integer before number. The names are JSON
+// strings already, as a schema writes them.
 var typeOrder = [...]struct {
-	bit  uint8
-	name string
+	bit    uint8
+	quoted string
 }{
-	{tObject, jsonwire.KindName('{')}, {tArray, jsonwire.KindName('[')}, {tString, jsonwire.KindName('"')},
-	{tInteger, "integer"}, {tNumber, jsonwire.KindName('0')}, {tBoolean, jsonwire.KindName('t')}, {tNull, jsonwire.KindName('n')},
+	{tObject, quoted(jsonwire.KindName('{'))}, {tArray, quoted(jsonwire.KindName('['))},
+	{tString, quoted(jsonwire.KindName('"'))}, {tInteger, quoted("integer")},
+	{tNumber, quoted(jsonwire.KindName('0'))}, {tBoolean, quoted(jsonwire.KindName('t'))},
+	{tNull, quoted(jsonwire.KindName('n'))},
 }
+
+func quoted(s string) string { return string(jsonwire.AppendQuote(nil, s)) }
 
 // required returns the keys present in every object seen at n.
 func (n *node) required() []*prop {
