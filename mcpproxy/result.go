@@ -205,9 +205,10 @@ func (r *callResult) choosePayload(ps *parser, masked bool) payloadChoice {
 	structured := r.structured
 	if structured != nil {
 		switch w := wrapped(ps, r.msg, structured.val, r.content); {
-		case w.repeats:
+		case w.repeats && len(r.items) > 0:
 			// structuredContent repeats the content items (media, say):
-			// the content says it once (P3).
+			// the content says it once (P3). An empty list repeats
+			// nothing: {"k": []} is data, which the mask sees.
 			structured, p.repeated = nil, true
 		case w.text != (span{}) && w.json:
 			p.payload, p.unwrapped, p.from = textPayload(r.msg, w.text), true, "structuredContent's text"
