@@ -142,7 +142,7 @@ func (w *walker) doc(doc []byte, base, line int64, masked bool, maxDepth int) (i
 		}
 		if err != nil {
 			te := err.(*tokenizer.Error)
-			return 0, convert(&stream.Error{Offset: base + te.Offset, Line: line, Msg: te.Msg, Err: te.Err})
+			return 0, convert(nil, &stream.Error{Offset: base + te.Offset, Line: line, Msg: te.Msg, Err: te.Err})
 		}
 		i = j
 		switch tok.Kind {

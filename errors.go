@@ -2,8 +2,11 @@ package jsonmask
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/stream"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -61,6 +64,8 @@ type SyntaxError struct {
 	Line    int64  // with WithNDJSON, the line (from 1); otherwise 0
 	msg     string
 	err     error
+	kept    int    // the bytes of Pointer that name what the mask keeps (KeptPointer)
+	why     string // what went wrong, quoting nothing of the input; "" if not known
 }
 
 // Error returns "jsonmask: <what> at offset N (<pointer>)", on one line: the
@@ -72,6 +77,105 @@ func (e *SyntaxError) Error() string { return e.msg }
 // Unwrap returns ErrMaxDepth, ErrInputTooLarge, ErrTokenTooLarge or
 // ErrNotObject for an input rejected by a limit or by WithStrict, else nil.
 func (e *SyntaxError) Unwrap() error { return e.err }
+
+// KeptPointer returns Pointer as it may be shown to a client or written to
+// a log (SPEC G5, G9): it stops at the last member that the mask keeps,
+// and ends in "/…" where Pointer goes on, so that it never names a member
+// the mask drops; every control character, bidi control (U+202E, ...),
+// U+2028, U+2029 and byte of invalid UTF-8 is escaped as Go's %q escapes it
+// ("\u202e"), and one longer than 200 bytes is shortened as in Error. An
+// array index is shown where the pointer goes on past it; a last token
+// that may be an index or a dropped key is cut. It is "" when Pointer is.
+func (e *SyntaxError) KeptPointer() string {
+	if e.Pointer == "" {
+		return ""
+	}
+	p := e.Pointer[:min(max(e.kept, 0), len(e.Pointer))]
+	if len(p) < len(e.Pointer) {
+		p += "/…"
+	}
+	q := jsonwire.QuotePointer(p)
+	return q[1 : len(q)-1]
+}
+
+// Redacted returns the error's message as it may be shown to a client or
+// written to a log (SPEC G5, G9): the kind of fault without the input's
+// bytes ("invalid character after object key", not "invalid character
+// 'x' ..."), the line and offset, and KeptPointer:
+// "jsonmask: invalid character after object key at offset 12 (/user/…)".
+func (e *SyntaxError) Redacted() string {
+	s := "jsonmask: "
+	if e.Line > 0 {
+		s += "line " + strconv.FormatInt(e.Line, 10) + ": "
+	}
+	s += e.reason() + " at offset " + strconv.FormatInt(e.Offset, 10)
+	if p := e.KeptPointer(); p != "" {
+		s += " (" + p + ")"
+	}
+	return s
+}
+
+// reason is what went wrong, in words that quote nothing of the input.
+func (e *SyntaxError) reason() string {
+	switch e.err {
+	case ErrMaxDepth:
+		return "nesting deeper than the limit"
+	case ErrInputTooLarge:
+		return "input larger than the limit"
+	case ErrTokenTooLarge:
+		return "string or number longer than the limit"
+	case ErrNotObject:
+		return "not a JSON object, where one is required"
+	}
+	if e.why != "" {
+		return e.why
+	}
+	return "not valid JSON"
+}
+
+// redactMsg is a tokenizer's message without the byte it quotes: "invalid
+// character 'x' after object key" is "invalid character after object
+// key". Other messages quote nothing; one that is not known gives "".
+func redactMsg(msg string) string {
+	const ic = "invalid character "
+	switch {
+	case msg == "unexpected end of JSON input":
+		return msg
+	case strings.HasPrefix(msg, ic+"'"):
+		q := msg[len(ic)+1:]
+		j := 0
+		for j < len(q) && q[j] != '\'' {
+			if q[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j < len(q) {
+			return "invalid character" + q[j+1:]
+		}
+	}
+	return ""
+}
+
+// Redact returns err's message as it may be shown to a client or written
+// to a log (SPEC G5, G9): with the message of a *SyntaxError in its chain
+// replaced by that error's Redacted one. The errors of this package that
+// concern a mask, not an input, say nothing of the input, and pass as they
+// are. It returns "" for a nil err.
+func Redact(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		if full := se.Error(); strings.Contains(s, full) {
+			return strings.Replace(s, full, se.Redacted(), 1)
+		}
+		return se.Redacted()
+	}
+	return s
+}
 
 // MaskError is a mask that does not compile (SPEC M2 to M4).
 type MaskError struct {
@@ -91,12 +195,87 @@ func (e *MaskError) Unwrap() error { return e.err }
 
 // convert turns the internal packages' errors into the exported types and
 // sentinels, adding the "jsonmask: " prefix that their messages leave out.
-// I/O errors pass through as they are.
-func convert(err error) error {
+// prog is the mask that read the input, for KeptPointer; nil if none. I/O
+// errors pass through as they are.
+func convert(prog *compile.Program, err error) error {
 	if se, ok := err.(*stream.Error); ok {
-		return &SyntaxError{Offset: se.Offset, Pointer: se.Pointer, Line: se.Line, msg: "jsonmask: " + se.Error(), err: sentinel(se.Err)}
+		return &SyntaxError{Offset: se.Offset, Pointer: se.Pointer, Line: se.Line, msg: "jsonmask: " + se.Error(),
+			err: sentinel(se.Err), kept: keptPrefix(prog, se.Pointer), why: redactMsg(se.Msg)}
 	}
 	return sentinel(err)
+}
+
+// keptPrefix returns how many bytes of ptr, a pointer of the stream's
+// (SPEC V3), name members that prog keeps. The stream's pointers name
+// kept members and array indexes, and may end with a member that the mask
+// drops: the walk checks each token against the mask's nodes, taking a
+// number both for an index (arrays are transparent) and for a key, and
+// stops at the first token that some reading of the pointer does not keep.
+// A last token that may be an index or a dropped key is cut; so is every
+// token when prog is nil.
+func keptPrefix(prog *compile.Program, ptr string) int {
+	if prog == nil || ptr == "" || ptr[0] != '/' {
+		return 0
+	}
+	nodes := []int32{0}
+	pos := 0
+	for rest := ptr[1:]; ; {
+		raw, after, more := strings.Cut(rest, "/")
+		key := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		index := isIndex(key)
+		var next []int32
+		for _, n := range nodes {
+			if n == compile.Keep {
+				next = append(next, n)
+				continue
+			}
+			e := prog.Lookup(n, []byte(key))
+			switch {
+			case e != compile.NoEntry:
+				next = append(next, prog.Entry(e).Node)
+			case !index || !more:
+				return pos // a key the mask drops, or may be one
+			}
+			if index && more {
+				next = append(next, n) // an array's element
+			}
+		}
+		pos += 1 + len(raw)
+		if !more {
+			return pos
+		}
+		nodes, rest = compactNodes(next), after
+	}
+}
+
+func isIndex(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// compactNodes drops repeated nodes, so that the walk stays small.
+func compactNodes(n []int32) []int32 {
+	out := n[:0]
+	for _, v := range n {
+		dup := false
+		for _, w := range out {
+			if w == v {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func convertMask(err error) error {

@@ -111,7 +111,7 @@ func (m *Mask) Append(dst, src []byte) ([]byte, error) {
 	dst, err := mc.Append(dst, src)
 	release(mc)
 	if err != nil {
-		return dst, convert(err)
+		return dst, convert(m.prog, err)
 	}
 	return dst, nil
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/stream"
 )
 
@@ -36,7 +37,7 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 	s := m.stream()
 	n, err := s.Copy(w, r)
 	releaseStream(s)
-	return n, convert(err)
+	return n, convert(m.prog, err)
 }
 
 // NewReader returns a reader of r's body, masked: pull style, to wrap an
@@ -45,7 +46,7 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 // is; every later Read returns the same. Like Copy, it holds memory bounded by
 // the window size. It is not safe for concurrent use.
 func (m *Mask) NewReader(r io.Reader) *Reader {
-	return &Reader{r: stream.NewReader(m.stream(), r, releaseStream), src: r}
+	return &Reader{r: stream.NewReader(m.stream(), r, releaseStream), src: r, prog: m.prog}
 }
 
 // Reader is a masked body being read: see Mask.NewReader. It is an
@@ -53,9 +54,10 @@ func (m *Mask) NewReader(r io.Reader) *Reader {
 // io.WriterTo, so that io.Copy writes the masked output straight from its
 // window.
 type Reader struct {
-	r   *stream.Reader
-	src io.Reader
-	err error // the error returned, converted once so that every call returns the same
+	r    *stream.Reader
+	src  io.Reader
+	prog *compile.Program // for the errors' KeptPointer
+	err  error            // the error returned, converted once so that every call returns the same
 }
 
 // Read reads masked output: see Mask.NewReader.
@@ -88,7 +90,7 @@ func (r *Reader) sticky(err error) error {
 		return err
 	}
 	if r.err == nil {
-		r.err = convert(err)
+		r.err = convert(r.prog, err)
 	}
 	return r.err
 }
@@ -100,13 +102,14 @@ func (r *Reader) sticky(err error) error {
 // close w. After an error every later call returns it (SPEC S4). It is not
 // safe for concurrent use.
 func (m *Mask) NewWriter(w io.Writer) *Writer {
-	return &Writer{w: stream.NewWriter(m.stream(), w, releaseStream)}
+	return &Writer{w: stream.NewWriter(m.stream(), w, releaseStream), prog: m.prog}
 }
 
 // Writer is a masked body being written: see Mask.NewWriter.
 type Writer struct {
-	w   *stream.Writer
-	err error
+	w    *stream.Writer
+	prog *compile.Program // for the errors' KeptPointer
+	err  error
 }
 
 // Write masks p. It returns the number of bytes of p consumed; the masked
@@ -129,7 +132,7 @@ func (w *Writer) sticky(err error) error {
 		return nil
 	}
 	if w.err == nil {
-		w.err = convert(err)
+		w.err = convert(w.prog, err)
 	}
 	return w.err
 }

@@ -1,8 +1,10 @@
 // Package bench compares jsonmask with the ways a Go program would otherwise
 // mask a JSON response: decode, filter and re-encode with encoding/json or
-// sonic, walk a fastjson tree, or copy a jsontext token stream. It also
-// measures three limits that are not maskers: validation alone, by sonic.Valid
-// and by jsonmask's own tokenizer, and copy (memcpy).
+// sonic, walk a fastjson tree or a minio/simdjson-go tape, or copy a jsontext
+// or go-faster/jx token stream. It also measures limits that are not maskers:
+// validation alone, by sonic.Valid and by jsonmask's own tokenizer; with the
+// build tag simdjson, simdjson's DOM parse in C++ (limit:simdjson, through
+// cgo; it needs g++ and Debian's libsimdjson-dev); and copy (memcpy).
 //
 // The package holds only the implementations and the workload loader;
 // BenchmarkMask runs them and TestPeersAgree proves that every masker does the

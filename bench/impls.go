@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -32,10 +33,16 @@ var impls = []impl{
 	{"sonic", true, peer(newSonic)},
 	{"fastjson", true, peer(newFastjson)},
 	{"jsontext", true, peer(newJSONText)},
+	{"jx", true, peer(newJX)},
+	{"simdjson-go", true, newSimdjsonGoImpl},
 	{"sonic-valid", false, peer(newSonicValid)},
 	{"jsonmask-valid", false, peer(newJSONMaskValid)},
 	{"copy", false, newCopy},
 }
+
+// errUnsupported is the error of an impl's constructor where the machine
+// cannot run that implementation: its benchmark and test are skipped.
+var errUnsupported = errors.New("not supported on this machine")
 
 // peer turns the constructor of a one-document masker into an impl
 // constructor: the peers are written for the common case, a body that is an

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"reflect"
 	"slices"
@@ -46,9 +47,9 @@ func TestPeersAgree(t *testing.T) {
 							t.Errorf("run %d: output differs from jsonmask's at byte %d", run+1, firstDiff(out, ref))
 						}
 					case w.Options.NDJSON:
-						assertSameLines(t, out, ref)
+						assertSameLines(t, out, ref, im.name)
 					default:
-						assertSameJSON(t, out, ref)
+						assertSameJSON(t, out, ref, im.name)
 					}
 				}
 			})
@@ -62,6 +63,9 @@ func TestPeersAgree(t *testing.T) {
 func mustMask(t *testing.T, im impl, w *Workload, doc []byte) [2][]byte {
 	t.Helper()
 	m, err := im.new(w)
+	if errors.Is(err, errUnsupported) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +82,7 @@ func mustMask(t *testing.T, im impl, w *Workload, doc []byte) [2][]byte {
 	return [2][]byte{first, second}
 }
 
-func assertSameLines(t *testing.T, got, want []byte) {
+func assertSameLines(t *testing.T, got, want []byte, name string) {
 	t.Helper()
 	g, w := bytes.Split(got, []byte{'\n'}), bytes.Split(want, []byte{'\n'})
 	if len(g) != len(w) {
@@ -88,37 +92,42 @@ func assertSameLines(t *testing.T, got, want []byte) {
 		if len(g[i]) == 0 && len(w[i]) == 0 {
 			continue // an empty line, or the end after the last '\n'
 		}
-		if !sameJSON(t, g[i], w[i]) {
+		if !sameJSON(t, g[i], w[i], name) {
 			t.Fatalf("line %d: output differs from jsonmask's:\n got: %.300s\nwant: %.300s", i+1, g[i], w[i])
 		}
 	}
 }
 
-func assertSameJSON(t *testing.T, got, want []byte) {
+func assertSameJSON(t *testing.T, got, want []byte, name string) {
 	t.Helper()
-	if !sameJSON(t, got, want) {
+	if !sameJSON(t, got, want, name) {
 		t.Fatalf("output differs from jsonmask's:\n got: %.300s\nwant: %.300s", got, want)
 	}
 }
 
 // sameJSON reports whether a and b decode to the same value. Numbers are
-// compared by their spelling (UseNumber), which every masker keeps.
-func sameJSON(t *testing.T, a, b []byte) bool {
+// compared by their spelling (UseNumber), which every masker keeps but
+// simdjson-go: its tape holds numbers, not their text, so its numbers are
+// compared by value (as float64).
+func sameJSON(t *testing.T, a, b []byte, name string) bool {
 	t.Helper()
-	va, err := decodeJSON(a)
+	spelling := name != "simdjson-go"
+	va, err := decodeJSON(a, spelling)
 	if err != nil {
 		t.Fatalf("output is not JSON: %v: %.300s", err, a)
 	}
-	vb, err := decodeJSON(b)
+	vb, err := decodeJSON(b, spelling)
 	if err != nil {
 		t.Fatalf("jsonmask's output is not JSON: %v: %.300s", err, b)
 	}
 	return reflect.DeepEqual(va, vb)
 }
 
-func decodeJSON(data []byte) (any, error) {
+func decodeJSON(data []byte, spelling bool) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	if spelling {
+		dec.UseNumber()
+	}
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err

@@ -10,6 +10,9 @@
 #   BENCHTIME=0.5s   time per run
 #   BENCH=regexp     benchmarks to run, as for go test -bench; default
 #                    BenchmarkMask. Example: BENCH='Mask/workload=twitter-.*/impl=jsonmask'
+#   TAGS=simdjson    build tags; simdjson adds the limit:simdjson column
+#                    (needs cgo, g++ and libsimdjson-dev: apt-get install
+#                    g++ libsimdjson-dev)
 #
 # The full run (COUNT=10) takes a while: 15 workloads × 9 implementations ×
 # 10 passes. Run it on a machine as quiet as you have.
@@ -23,10 +26,10 @@ mkdir -p results
 # the runs of one benchmark, as -count would (it runs them back to back).
 bin="$(mktemp -d)/bench.test"
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go test -c -o "$bin" .
+go test -tags "${TAGS:-}" -c -o "$bin" .
 pass=("$bin" -test.run '^$' -test.bench "${BENCH:-BenchmarkMask}" -test.count=1 -test.benchtime="${BENCHTIME:-0.5s}" -test.timeout=0)
 # The same commands, quoted for a reader, for the log and the report.
-cmdline="go test -c -o bench.test . && for pass in \$(seq ${COUNT:-10}); do ./bench.test -test.run '^\$' -test.bench '${BENCH:-BenchmarkMask}' -test.count=1 -test.benchtime=${BENCHTIME:-0.5s}; done"
+cmdline="go test -tags '${TAGS:-}' -c -o bench.test . && for pass in \$(seq ${COUNT:-10}); do ./bench.test -test.run '^\$' -test.bench '${BENCH:-BenchmarkMask}' -test.count=1 -test.benchtime=${BENCHTIME:-0.5s}; done"
 echo "+ $cmdline" >&2
 
 # The raw file is written whole or not at all, so that a failed or interrupted

@@ -73,7 +73,7 @@ func TestAppendValuePeersAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertSameJSON(t, want, fromDoc)
+		assertSameJSON(t, want, fromDoc, "")
 		for _, im := range valueImpls {
 			t.Run("impl="+im.name+"/kind="+kind.name, func(t *testing.T) {
 				got, err := im.mask(m, bytes.Repeat([]byte{'#'}, 64)[:0], v)
@@ -81,7 +81,7 @@ func TestAppendValuePeersAgree(t *testing.T) {
 					t.Fatal(err)
 				}
 				if im.name == "sonic" {
-					assertSameJSON(t, got, want)
+					assertSameJSON(t, got, want, "")
 				} else if !bytes.Equal(got, want) {
 					t.Errorf("differs from encoding/json + Append at byte %d:\n got: %.300s\nwant: %.300s",
 						firstDiff(got, want), got[firstDiff(got, want):], want[firstDiff(got, want):])

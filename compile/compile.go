@@ -144,15 +144,6 @@ func describe(k tokenizer.Kind) string {
 	return "null"
 }
 
-// EscapePointer escapes a key as a JSON Pointer reference token (RFC 6901).
-// It is internal/jsonwire's EscapePointerToken, for package stream's errors;
-// the house calls jsonwire itself.
-func EscapePointer(key string) string { return jsonwire.EscapePointerToken(key) }
-
-// QuotePointer returns ptr as error messages print it (SPEC V3): it is
-// internal/jsonwire's QuotePointer, for package stream's errors.
-func QuotePointer(ptr string) string { return jsonwire.QuotePointer(ptr) }
-
 // programs counts the Programs built: each one's ID.
 var programs atomic.Uint64
 

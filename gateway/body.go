@@ -34,6 +34,11 @@ type Limits struct {
 	// ResponseHeaderTimeout is how long the reverse proxy waits for the
 	// upstream's response header. Default 30 s. Handler does not use it.
 	ResponseHeaderTimeout time.Duration
+	// MaxIdleConnsPerHost is how many idle connections to the upstream the
+	// reverse proxy keeps for reuse: as many as the requests it serves at
+	// once, or it opens a connection for most requests (net/http's default
+	// is 2). Default 256. Handler does not use it.
+	MaxIdleConnsPerHost int
 }
 
 // The defaults of Limits.
@@ -42,6 +47,7 @@ const (
 	DefaultMaxRatio              = 200
 	DefaultMaxTokenBytes         = 64 << 20
 	DefaultResponseHeaderTimeout = 30 * time.Second
+	DefaultMaxIdleConnsPerHost   = 256
 )
 
 // ratioFloor is the decoded size under which MaxRatio is not checked: a
@@ -67,6 +73,9 @@ func (l Limits) resolved() Limits {
 	}
 	if l.ResponseHeaderTimeout <= 0 {
 		l.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
+	}
+	if l.MaxIdleConnsPerHost <= 0 {
+		l.MaxIdleConnsPerHost = DefaultMaxIdleConnsPerHost
 	}
 	return l
 }
@@ -109,10 +118,17 @@ type Body struct {
 // kind its bytes tell). NewBody does not change h: call FixResponseHeader
 // on the header sent to the client. A coding the gateway does not decode is
 // an error wrapping ErrCoding; send a 502.
-func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Body, error) {
+//
+// On a strict mask, the data payloads of an event stream that are not
+// objects are refused, except those of SSEPassthrough (SPEC G2).
+func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits, opts ...BodyOption) (*Body, error) {
 	c, err := parseCoding(h)
 	if err != nil {
 		return nil, err
+	}
+	bo := bodyOptions{pass: DefaultSSEPassthrough}
+	for _, o := range opts {
+		o(&bo)
 	}
 	lim := limits.resolved()
 	b := &Body{}
@@ -124,7 +140,7 @@ func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Bo
 		if err != nil {
 			return nil, err
 		}
-		b.frame = newEventFramer(em, &b.out, lim)
+		b.frame = newEventFramer(em, &b.out, lim, bo.pass)
 	case "application/x-ndjson", "application/jsonl":
 		nm, err := m.With(maskLimits(lim, true)...)
 		if err != nil {
@@ -142,6 +158,32 @@ func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits) (*Bo
 		b.pipe = newDecodePipe(c, b, lim)
 	}
 	return b, nil
+}
+
+// A BodyOption changes what NewBody does.
+type BodyOption func(*bodyOptions)
+
+type bodyOptions struct {
+	pass []string
+}
+
+// DefaultSSEPassthrough is the data payload that a strict route lets
+// through an event stream by default: the end sentinel of common LLM
+// streaming APIs (SPEC G2).
+var DefaultSSEPassthrough = []string{"[DONE]"}
+
+// SSEPassthrough sets the data payloads of an event stream that a strict
+// mask lets through as they are, though they are not JSON objects (SPEC
+// G2): each is compared with the whole payload, its data lines joined by
+// "\n". nil means DefaultSSEPassthrough; an empty list lets none through.
+// It does nothing for a mask that is not strict, which passes every
+// payload that is not an object (SPEC B3).
+func SSEPassthrough(payloads []string) BodyOption {
+	return func(o *bodyOptions) {
+		if payloads != nil {
+			o.pass = payloads
+		}
+	}
 }
 
 func maskLimits(l Limits, ndjson bool) []jsonmask.Option {
@@ -222,6 +264,9 @@ func (b *Body) Close() error {
 			return b.fail(err)
 		}
 	}
+	// The rest goes out with the response's end, in one write, not
+	// flushed apart: for a small body, one packet instead of two.
+	b.out.closing = true
 	if err := b.frame.Close(); err != nil {
 		return b.fail(err)
 	}
@@ -274,6 +319,8 @@ type output struct {
 	dst     io.Writer
 	flusher interface{ Flush() error }
 	enc     encoder
+	pending bool  // bytes went into enc since its last flush
+	closing bool  // Close is writing the rest: no flush, the caller ends the response
 	n       int64 // bytes written to dst
 	dead    bool  // the body failed: writes are dropped
 }
@@ -292,17 +339,25 @@ func (o *output) Write(p []byte) (int, error) {
 		return 0, errDead
 	}
 	if o.enc != nil {
+		if len(p) > 0 {
+			o.pending = true
+		}
 		return o.enc.Write(p)
 	}
 	return rawOutput{o}.Write(p)
 }
 
-// flush pushes what the encoder holds into dst, and flushes dst.
+// flush pushes what the encoder holds into dst, and flushes dst. The
+// encoder is flushed only when it was given bytes since its last flush: an
+// empty flush would write an empty block (gzip and deflate's sync flush is
+// 5 bytes), which padded a body masked to a few bytes with thousands, and
+// would send the coding's header before a refusal could still be a 502.
 func (o *output) flush() error {
 	if o.dead {
 		return errDead
 	}
-	if o.enc != nil {
+	if o.enc != nil && o.pending {
+		o.pending = false
 		if err := o.enc.Flush(); err != nil {
 			return err
 		}
@@ -344,7 +399,7 @@ type windowWriter struct{ o *output }
 
 func (w windowWriter) Write(p []byte) (int, error) {
 	n, err := w.o.Write(p)
-	if err != nil {
+	if err != nil || w.o.closing {
 		return n, err
 	}
 	return n, w.o.flush()

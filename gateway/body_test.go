@@ -323,3 +323,32 @@ func TestNDJSONFlushPerLine(t *testing.T) {
 		})
 	}
 }
+
+// TestCodedSizeOfSmallOutput: a large body masked to a few bytes is a few
+// bytes coded too: the encoder is flushed only when it has output, not
+// once per window or chunk (SPEC G7's flushes cost nothing when there is
+// nothing to send).
+func TestCodedSizeOfSmallOutput(t *testing.T) {
+	var in bytes.Buffer
+	in.WriteString(`{"id":1,"x":[`)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&in, `"%s %d",`, canary, i)
+	}
+	in.WriteString(`0]}`)
+	for _, cod := range []string{"gzip", "deflate", "zstd"} {
+		for _, flush := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/flush=%v", cod, flush), func(t *testing.T) {
+				out, err := pushBody(bodyMask, header(cod, "application/json"), Limits{}, codingtest.Encode(t, cod, in.Bytes()), 16<<10, flush)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := codingtest.Decode(t, cod, out); string(got) != `{"id":1}` {
+					t.Fatalf("decoded %q", got)
+				}
+				if len(out) > 64 {
+					t.Errorf("%d coded bytes for 8 bytes of output (%d in)", len(out), in.Len())
+				}
+			})
+		}
+	}
+}

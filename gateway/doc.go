@@ -18,7 +18,9 @@
 // case. A path with an encoded slash or backslash, a backslash, a NUL or
 // bad percent-encoding is refused with 400: a lenient upstream could read
 // it as a masked route. A request that matches no route goes through
-// untouched, but loses its method-override headers on every route.
+// untouched, but loses its method-override and URL-override headers
+// (X-Original-URL, X-Rewrite-URL) on every route. Hosts compare without
+// case and without a trailing dot.
 //
 // # Responses
 //
@@ -90,20 +92,19 @@
 //
 // # Config
 //
-// [Config] is the config file of `jsonmask serve` (SPEC G11): routes with
-// their masks, inline or in files, limits and the server's addresses and
-// timeouts. [LoadConfig] and [ParseConfig] read it and refuse unknown keys,
-// so that a typo cannot silently disable a mask; [ForPlugin] refuses the
-// keys of the proxy's own work too, for a plug-in inside another proxy.
-// [Config.CompileRoutes] and [ConfigLimits.Gateway] give what NewRoutes and
-// WithLimits take.
+// The config files of `jsonmask serve`, jsonmask-extproc and the Caddy
+// module's JSON, and the serve / reload / drain loop of the commands, are
+// package config's: this package keeps what a Go program embeds.
 //
 // # Observability
 //
 // [WithObserver] gets one [Report] per request (route, status, outcome,
 // bytes in and out, masking time, duration, error): the hook that
-// `jsonmask serve` turns into Prometheus metrics and one log line. The
-// package depends on no metrics or logging library.
+// `jsonmask serve` turns into Prometheus metrics and one log line, with
+// the attributes of [Report.LogAttrs] at [Report.Level]; errors in them
+// are redacted (jsonmask.Redact: no body byte, no dropped key). The
+// package depends on no metrics or logging library (log/slog's types
+// aside).
 //
 // # Security considerations
 //
@@ -117,8 +118,17 @@
 //   - An HTTP/1.0 client cannot be told that an aborted response is cut
 //     short (its body ends at the connection's close): it gets a prefix of
 //     the masked body, never a dropped byte.
-//   - In an event stream, a line that only a lenient parser would read as
-//     data ("Data:", " data:") is dropped, since it was never masked.
+//   - In an event stream only the lines of data, event, id, retry and
+//     comments are kept: every other line (a lenient parser's "Data:", a
+//     JSON body labelled text/event-stream) is dropped, since it was never
+//     masked; on a strict route a payload that is not an object is
+//     refused, but those of SSEPassthrough ("[DONE]").
+//   - Methods compare in upper case, and on a path that a route covers
+//     every method is masked (by the GET route first); a "_method"
+//     parameter or a form POST that the upstream could route under a
+//     method with another route is refused, as are CONNECT, "%25",
+//     non-ASCII paths where paths compare without case, and a format
+//     suffix ("/v1/items.json") that names another route without it.
 //   - The handler's ResponseWriter refuses Hijack on masked routes, and
 //     the request loses Upgrade there: a switched protocol would carry the
 //     upstream's bytes past the mask.

@@ -78,15 +78,18 @@ func newProblem(status int, err error) problem {
 	var pe *pathError
 	switch {
 	case errors.As(err, &se):
+		// The pointer stops at the last member the mask keeps, escaped
+		// (SPEC G5): a dropped key never reaches the client.
 		p.Detail = "the upstream body was refused: " + syntaxReason(se)
 		if se.Line > 0 {
 			p.Detail += " on line " + itoa(se.Line)
 		}
 		p.Detail += " at offset " + itoa(se.Offset)
-		if se.Pointer != "" {
-			p.Detail += " (" + strconv.Quote(se.Pointer) + ")"
+		p.Pointer = se.KeptPointer()
+		if p.Pointer != "" {
+			p.Detail += " (" + p.Pointer + ")"
 		}
-		p.Offset, p.Pointer = &se.Offset, se.Pointer
+		p.Offset = &se.Offset
 	case errors.As(err, &ge):
 		p.Detail = "the upstream response was refused: " + ge.msg
 		if ge.Offset >= 0 {

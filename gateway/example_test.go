@@ -109,12 +109,13 @@ func ExampleBody() {
 	}
 	// Output:
 	// "event: delta\ndata: {\"delta\":{\"text\":\"Hel\"}}\n\n"
-	// "event: delta\ndata: "
-	// "{\"delta\":{\"text\":\"lo\"}}\n\n"
+	// "event: delta\n"
+	// "data: {\"delta\":{\"text\":\"lo\"}}\n\n"
 }
 
 // Problem is the answer to a refused response, for plug-ins that send it
-// their own way: the reason, offset and pointer, never the body's content.
+// their own way: the reason, offset and pointer, never the body's content;
+// the pointer stops at the last member the mask keeps ("card" is dropped).
 func ExampleProblem() {
 	m := jsonmask.MustCompile(`{"id":true}`)
 	_, err := m.Append(nil, []byte(`{"id":1,"card":{"number":"4111 1111 1111 1111",}}`))
@@ -123,7 +124,7 @@ func ExampleProblem() {
 	fmt.Println(string(body))
 	// Output:
 	// application/problem+json no-store
-	// {"type":"about:blank","title":"Bad Gateway","status":502,"detail":"the upstream body was refused: not valid JSON at offset 47 (\"/card\")","offset":47,"pointer":"/card"}
+	// {"type":"about:blank","title":"Bad Gateway","status":502,"detail":"the upstream body was refused: not valid JSON at offset 47 (/…)","offset":47,"pointer":"/…"}
 }
 
 // Middleware is the gateway for servers whose handlers return errors, as

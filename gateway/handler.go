@@ -3,10 +3,13 @@ package gateway
 import (
 	"bufio"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/jsonmask/jsonmask"
 )
 
 // An Option configures Handler and NewReverseProxy.
@@ -58,9 +61,47 @@ const (
 	// OutcomeAborted: the body failed after bytes reached the client, and
 	// the response was aborted (SPEC G5).
 	OutcomeAborted Outcome = "aborted"
-	// OutcomeBadRequest: the request's path was refused with 400 (SPEC G8).
+	// OutcomeBadRequest: the request was refused with 400 (SPEC G8).
 	OutcomeBadRequest Outcome = "bad_request"
+	// OutcomeUpstreamError: the upstream could not be reached or did not
+	// answer; the client got a 502 problem document (the reverse proxy).
+	OutcomeUpstreamError Outcome = "upstream_error"
 )
+
+// LogAttrs are the attributes of the one log line of a request (SPEC G9),
+// under the keys that `jsonmask serve`, jsonmask-extproc and the Caddy
+// module all write: route, method, path, status, outcome, bytes_in,
+// bytes_out, mask_ms, duration_ms, and error when there is one. They hold
+// no body content and no dropped key: a report has none, and its error is
+// redacted (jsonmask.Redact).
+func (r Report) LogAttrs() []slog.Attr {
+	attrs := []slog.Attr{
+		slog.String("route", r.Route), slog.String("method", r.Method), slog.String("path", r.Path),
+		slog.Int("status", r.Status), slog.String("outcome", string(r.Outcome)),
+		slog.Int64("bytes_in", r.BytesIn), slog.Int64("bytes_out", r.BytesOut),
+		slog.Float64("mask_ms", float64(r.MaskTime.Microseconds())/1000),
+		slog.Float64("duration_ms", float64(r.Duration.Microseconds())/1000),
+	}
+	if r.Err != nil {
+		attrs = append(attrs, slog.String("error", jsonmask.Redact(r.Err)))
+	}
+	return attrs
+}
+
+// Level is how much a request's outcome matters to an operator, for the
+// level of its log line (SPEC G9): an upstream that fails (OutcomeUpstreamError,
+// or a body cut short by it) is an error; a body refused or aborted by the
+// gateway's rules a warning; everything else, a 400 for a client's request
+// included, information.
+func (r Report) Level() slog.Level {
+	switch {
+	case r.Outcome == OutcomeUpstreamError || errors.Is(r.Err, ErrUpstream):
+		return slog.LevelError
+	case r.Outcome == OutcomeRefused || r.Outcome == OutcomeAborted:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
 
 // Report is what happened to one request, for metrics and logs. It never
 // holds body content.
@@ -70,11 +111,11 @@ type Report struct {
 	Path     string  // the clean path, as sent upstream
 	Status   int     // the status sent to the client
 	Outcome  Outcome //
-	BytesIn  int64   // body bytes the handler (the upstream) wrote, as coded
-	BytesOut int64   // body bytes sent to the client, as coded
+	BytesIn  int64   // body bytes the handler (the upstream) wrote and the gateway read, as coded
+	BytesOut int64   // body bytes sent to the client, as coded (a problem document's too)
 	MaskTime time.Duration
 	Duration time.Duration
-	Err      error // why the response was refused or aborted, else nil
+	Err      error // why the response was refused or aborted, or the upstream failed; else nil
 }
 
 // Handler returns a handler that masks what next writes (SPEC section 8);
@@ -191,6 +232,9 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, next NextFunc) (
 		pw := &passWriter{ResponseWriter: w}
 		defer func() {
 			rep.Status, rep.BytesIn, rep.BytesOut, rep.Outcome = pw.status, pw.n, pw.n, OutcomeUnmatched
+			if pw.upErr != nil {
+				rep.BytesIn, rep.Outcome, rep.Err = 0, OutcomeUpstreamError, pw.upErr
+			}
 		}()
 		return next(pw, r2)
 	}
@@ -258,9 +302,10 @@ type maskWriter struct {
 	err     error // why the body was refused or aborted
 	in, out int64
 	took    time.Duration
-	aborted bool // the response must be aborted
-	sentAs  int  // the status the client got
-	masked  bool // the body went through a Body
+	aborted bool  // the response must be aborted
+	upErr   error // the upstream failed: what is written is the gateway's 502
+	sentAs  int   // the status the client got
+	masked  bool  // the body went through a Body
 	rc      *http.ResponseController
 }
 
@@ -303,7 +348,7 @@ func (m *maskWriter) WriteHeader(code int) {
 		m.mode = modePass
 		m.commit(false)
 	case Mask:
-		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits)
+		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits, SSEPassthrough(m.route.SSEPassthrough))
 		if err != nil {
 			m.refuse(err)
 			return
@@ -316,6 +361,8 @@ func (m *maskWriter) refuse(err error) {
 	m.mode, m.err = modeRefused, err
 }
 
+func (m *maskWriter) upstreamFailed(err error) { m.upErr = err }
+
 func (m *maskWriter) Write(p []byte) (int, error) {
 	if m.status == 0 {
 		m.WriteHeader(http.StatusOK)
@@ -323,18 +370,24 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 	switch m.mode {
 	case modePass:
 		n, err := m.w.Write(p)
-		m.in += int64(n)
+		if m.upErr == nil {
+			m.in += int64(n)
+		}
 		m.out += int64(n)
 		return n, err
 	case modeMask:
+		// Counted as read, whether the masking takes them or fails on
+		// them.
+		m.in += int64(len(p))
 		t := time.Now()
 		n, err := m.body.Write(p)
 		m.took += time.Since(t)
-		m.in += int64(n)
 		if err != nil {
 			m.fail(err)
 		}
 		return n, err
+	case modeRefused:
+		m.in += int64(len(p)) // read, and refused
 	}
 	return 0, m.err
 }
@@ -464,6 +517,8 @@ func (m *maskWriter) trailers() {
 func (m *maskWriter) report(rep *Report) {
 	rep.Status, rep.BytesIn, rep.BytesOut, rep.MaskTime, rep.Err = m.sentAs, m.in, m.out, m.took, m.err
 	switch {
+	case m.upErr != nil:
+		rep.Outcome, rep.Err = OutcomeUpstreamError, m.upErr
 	case m.aborted:
 		rep.Outcome = OutcomeAborted
 	case m.err != nil:
@@ -538,7 +593,16 @@ type passWriter struct {
 	http.ResponseWriter
 	status int
 	n      int64
+	upErr  error // the upstream failed: what is written is the gateway's 502
 }
+
+func (p *passWriter) upstreamFailed(err error) { p.upErr = err }
+
+// upstreamFailer is a ResponseWriter of the handler that the reverse
+// proxy tells that the upstream failed before its response, so that the
+// report says so and does not count the gateway's own 502 as the
+// upstream's bytes.
+type upstreamFailer interface{ upstreamFailed(err error) }
 
 func (p *passWriter) WriteHeader(code int) {
 	if p.status == 0 && code >= 200 {

@@ -32,9 +32,14 @@ var bodyHeaders = []string{"Content-Length", "Content-Md5", "Digest", "Repr-Dige
 // change the method a request is routed by (SPEC G8).
 var methodOverrides = []string{"X-Http-Method-Override", "X-Http-Method", "X-Method-Override"}
 
+// urlOverrides are the headers with which some servers (IIS, Symfony,
+// Zend) let a client change the path a request is routed by (SPEC G8).
+var urlOverrides = []string{"X-Original-Url", "X-Rewrite-Url"}
+
 // FixRequestHeader prepares the header of a request before it goes
 // upstream (SPEC G3, G4, G8). On every request it removes the
-// method-override headers, with which a lenient upstream would serve a
+// method-override and URL-override headers (X-HTTP-Method-Override,
+// X-Original-URL, ...), with which a lenient upstream would serve a
 // masked route to a request that matched another one. On a masked route
 // (masked true) it also removes Range and If-Range (a range of the body
 // cannot be masked), Upgrade (a switched protocol would carry the
@@ -43,6 +48,9 @@ var methodOverrides = []string{"X-Http-Method-Override", "X-Http-Method", "X-Met
 // (identity when there are none).
 func FixRequestHeader(h http.Header, masked bool) {
 	for _, k := range methodOverrides {
+		h.Del(k)
+	}
+	for _, k := range urlOverrides {
 		h.Del(k)
 	}
 	if !masked {

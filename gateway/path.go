@@ -11,13 +11,17 @@ import (
 // route to a lenient upstream and another route to the gateway.
 var ErrBadPath = errors.New("refused path")
 
-// pathError is a refused path: what is wrong and where.
+// pathError is a refused request: what is wrong and where in its path (-1
+// for the request as a whole).
 type pathError struct {
 	what   string
 	offset int
 }
 
 func (e *pathError) Error() string {
+	if e.offset < 0 {
+		return "jsonmask: gateway: " + e.what + " in the request"
+	}
 	return "jsonmask: gateway: " + e.what + " in the request path at offset " + itoa(int64(e.offset))
 }
 
@@ -51,6 +55,9 @@ func cleanPath(escaped string) (clean string, err error) {
 				return "", &pathError{"encoded backslash (%5C)", i}
 			case v == 0:
 				return "", &pathError{"NUL (%00)", i}
+			case v == '%':
+				// A server that decodes twice reads "%2569" as "i".
+				return "", &pathError{"encoded percent sign (%25)", i}
 			case isUnreserved(v):
 				b = append(b, v)
 			default:
@@ -93,29 +100,36 @@ func cleanPath(escaped string) (clean string, err error) {
 }
 
 // matchPath is what a clean path is matched on: without its trailing slash
-// (SPEC G8: "/v1/items/" is "/v1/items"), without the parameters that some
-// servers strip from a segment (";jsessionid=..."), and in lower case
-// unless caseSensitive.
+// (SPEC G8: "/v1/items/" is "/v1/items"), each segment without the
+// parameters that some servers strip from it (";jsessionid=...", also
+// written "%3B") and without encoded whitespace at its ends (which some
+// servers trim), empty segments dropped, and in lower case unless
+// caseSensitive.
 func matchPath(clean string, caseSensitive bool) string {
 	if !strings.HasPrefix(clean, "/") {
 		return clean
 	}
 	var b []byte
-	if strings.IndexByte(clean, ';') >= 0 {
-		b = make([]byte, 0, len(clean))
-		for i := 0; i < len(clean); i++ {
-			if clean[i] == ';' {
-				for i < len(clean) && clean[i] != '/' {
-					i++
-				}
-				if i == len(clean) {
-					break
-				}
-			}
-			b = append(b, clean[i])
-		}
-	} else {
+	if strings.IndexByte(clean, ';') < 0 && strings.IndexByte(clean, '%') < 0 {
 		b = []byte(clean)
+	} else {
+		b = make([]byte, 0, len(clean))
+		for seg := range strings.SplitSeq(clean[1:], "/") {
+			if i := strings.IndexByte(seg, ';'); i >= 0 {
+				seg = seg[:i]
+			}
+			if i := indexFold(seg, "%3B"); i >= 0 {
+				seg = seg[:i]
+			}
+			seg = trimEncodedSpace(seg)
+			if seg == "" {
+				continue
+			}
+			b = append(append(b, '/'), seg...)
+		}
+		if len(b) == 0 || clean[len(clean)-1] == '/' {
+			b = append(b, '/')
+		}
 	}
 	if len(b) > 1 && b[len(b)-1] == '/' {
 		b = b[:len(b)-1]
@@ -124,6 +138,44 @@ func matchPath(clean string, caseSensitive bool) string {
 		lowerASCII(b)
 	}
 	return string(b)
+}
+
+// trimEncodedSpace removes the escapes of whitespace (%09 to %0D, %20) at
+// both ends of a segment.
+func trimEncodedSpace(seg string) string {
+	isSpace := func(s string) bool {
+		return len(s) == 3 && s[0] == '%' && (s[1] == '2' && s[2] == '0' ||
+			s[1] == '0' && (s[2] == '9' || s[2] >= 'A' && s[2] <= 'D' || s[2] >= 'a' && s[2] <= 'd'))
+	}
+	for len(seg) >= 3 && isSpace(seg[:3]) {
+		seg = seg[3:]
+	}
+	for len(seg) >= 3 && isSpace(seg[len(seg)-3:]) {
+		seg = seg[:len(seg)-3]
+	}
+	return seg
+}
+
+// indexFold is strings.Index for an ASCII needle, without case.
+func indexFold(s, needle string) int {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(needle)], needle) {
+			return i
+		}
+	}
+	return -1
+}
+
+// nonASCII returns the offset of the first non-ASCII character of a clean
+// path, raw or percent-encoded, or -1.
+func nonASCII(clean string) int {
+	for i := 0; i < len(clean); i++ {
+		c := clean[i]
+		if c >= 0x80 || c == '%' && i+1 < len(clean) && clean[i+1] >= '8' {
+			return i
+		}
+	}
+	return -1
 }
 
 func lowerASCII(b []byte) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 )
 
 // NewReverseProxy returns a reverse proxy to upstream that masks the
@@ -14,7 +15,8 @@ import (
 // streams bodies as they come (it flushes at once for event streams and
 // bodies of unknown length, as httputil.ReverseProxy does), and answers a
 // failed upstream with a 502 problem document. Its transport waits
-// Limits.ResponseHeaderTimeout for the upstream's header and never decodes
+// Limits.ResponseHeaderTimeout for the upstream's header, keeps
+// Limits.MaxIdleConnsPerHost idle connections to it, and never decodes
 // bodies itself (WithTransport replaces it).
 func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Handler {
 	c := &config{}
@@ -23,9 +25,14 @@ func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Han
 	}
 	t := c.transport
 	if t == nil {
+		lim := c.limits.resolved()
 		dt := http.DefaultTransport.(*http.Transport).Clone()
-		dt.ResponseHeaderTimeout = c.limits.resolved().ResponseHeaderTimeout
+		dt.ResponseHeaderTimeout = lim.ResponseHeaderTimeout
 		dt.DisableCompression = true
+		// Idle connections for the concurrency served: with net/http's 2,
+		// 16 clients at once made a TCP connection for most requests.
+		dt.MaxIdleConnsPerHost = lim.MaxIdleConnsPerHost
+		dt.MaxIdleConns = max(dt.MaxIdleConns, lim.MaxIdleConnsPerHost)
 		t = dt
 	}
 	rp := &httputil.ReverseProxy{
@@ -38,6 +45,14 @@ func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Han
 		// nothing for a log of the proxy's own.
 		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// The report (and the log) gets the reason; the client, who
+			// has no use for the upstream's address, a plain 502.
+			if f, ok := w.(upstreamFailer); ok {
+				// A transport's message may quote the upstream's bytes
+				// ("malformed HTTP response \"...\""): cut there.
+				why, _, _ := strings.Cut(err.Error(), "\"")
+				f.upstreamFailed(&Error{Offset: -1, msg: "the upstream did not answer: " + strings.TrimSpace(why), err: ErrUpstream})
+			}
 			writeProblem(w, http.StatusBadGateway, &Error{Offset: -1, msg: "the upstream did not answer", err: ErrUpstream})
 		},
 	}

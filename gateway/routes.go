@@ -1,11 +1,13 @@
 package gateway
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/jsonmask/jsonmask"
@@ -24,6 +26,10 @@ type Route struct {
 	// empty means every 2xx. A response with another status passes through
 	// untouched, except a 206, which is refused on every masked route.
 	Statuses []int
+	// SSEPassthrough are the data payloads of an event stream that a
+	// strict Mask lets through (SSEPassthrough); nil means
+	// DefaultSSEPassthrough, an empty list none.
+	SSEPassthrough []string
 }
 
 // Treatment is what a masked route does with a response (SPEC G2, G4, G5).
@@ -81,6 +87,7 @@ func (rt *Route) masks(status int) bool {
 type Routes struct {
 	mux           *http.ServeMux
 	routes        []Route
+	methods       []string // the methods that patterns name, GET first
 	caseSensitive bool
 }
 
@@ -126,55 +133,119 @@ func newRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
 				return nil, fmt.Errorf("route %d (%q): status %d is not an HTTP status", i, rt.Pattern, s)
 			}
 		}
-		if err := rs.handle(rs.matchPattern(rt.Pattern), routeIndex(i)); err != nil {
-			return nil, fmt.Errorf("route %d: %v", i, err)
+		pattern, method := rs.matchPattern(rt.Pattern)
+		if err := rs.handle(pattern, i); err != nil {
+			return nil, fmt.Errorf("route %d (%q): %v", i, rt.Pattern, err)
+		}
+		if method != "" && !slices.Contains(rs.methods, method) {
+			rs.methods = append(rs.methods, method)
 		}
 	}
+	slices.SortFunc(rs.methods, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == http.MethodGet:
+			return -1
+		case b == http.MethodGet:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	return rs, nil
 }
 
 // handle registers a pattern, turning ServeMux's panic on a bad or
-// conflicting pattern into an error.
-func (rs *Routes) handle(pattern string, h http.Handler) (err error) {
+// conflicting pattern into an error that names the other route.
+func (rs *Routes) handle(pattern string, i int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			// ServeMux says where each pattern was registered, on two
-			// lines: keep the one line that says what is wrong.
+			// lines: keep the one line that says what is wrong, and name
+			// the route that it conflicts with instead of the line of
+			// this file that registered it.
+			if j := rs.conflict(pattern, i); j >= 0 {
+				err = fmt.Errorf("conflicts with route %d (%q): neither is more specific", j, rs.routes[j].Pattern)
+				return
+			}
 			msg := fmt.Sprint(p)
 			msg, _, _ = strings.Cut(msg, ":\n")
 			err = errors.New(registeredAt.ReplaceAllString(msg, ""))
 		}
 	}()
-	rs.mux.Handle(pattern, h)
+	rs.mux.Handle(pattern, routeIndex(i))
 	return nil
 }
 
 var registeredAt = regexp.MustCompile(` \(registered at [^)]*\)`)
 
-// matchPattern is a pattern as requests are matched against it: host in
-// lower case, and the path too unless paths are case-sensitive; a trailing
-// slash stays, since it means "this subtree" to ServeMux.
-func (rs *Routes) matchPattern(p string) string {
+// conflict returns the index of a route registered before route n whose
+// pattern conflicts with pattern, or -1: the one that ServeMux refused it
+// for.
+func (rs *Routes) conflict(pattern string, n int) int {
+	if !registers(http.NewServeMux(), pattern) {
+		return -1 // the pattern itself is bad
+	}
+	for i, rt := range rs.routes[:n] {
+		other, _ := rs.matchPattern(rt.Pattern)
+		if other == pattern {
+			return i
+		}
+		probe := http.NewServeMux()
+		probe.Handle(other, routeIndex(i))
+		if !registers(probe, pattern) {
+			return i
+		}
+	}
+	return -1
+}
+
+// registers reports whether mux takes pattern without a panic.
+func registers(mux *http.ServeMux, pattern string) (ok bool) {
+	defer func() { ok = recover() == nil }()
+	mux.Handle(pattern, routeIndex(-1))
+	return true
+}
+
+// matchPattern is a pattern as requests are matched against it, and its
+// method: method in upper case (SPEC G8), host in lower case without a
+// trailing dot, and the path in lower case too unless paths are
+// case-sensitive; a trailing slash stays, since it means "this subtree" to
+// ServeMux.
+func (rs *Routes) matchPattern(p string) (pattern, method string) {
 	method, rest, ok := strings.Cut(p, " ")
 	if !ok {
 		method, rest = "", p
 	}
+	method = strings.ToUpper(method)
 	rest = strings.TrimLeft(rest, " \t")
 	host, path := rest, ""
 	if i := strings.IndexByte(rest, '/'); i >= 0 {
 		host, path = rest[:i], rest[i:]
 	}
-	b := []byte(host)
-	lowerASCII(b)
+	host = canonicalHost(host)
 	if !rs.caseSensitive {
 		pb := []byte(path)
 		lowerASCII(pb)
 		path = string(pb)
 	}
 	if method != "" {
-		return method + " " + string(b) + path
+		return method + " " + host + path, method
 	}
-	return string(b) + path
+	return host + path, ""
+}
+
+// canonicalHost is a host as routes compare it (SPEC G8): in lower case,
+// without the trailing dot of a fully qualified name; a port stays.
+func canonicalHost(host string) string {
+	b := []byte(host)
+	lowerASCII(b)
+	h, port := b, []byte(nil)
+	if i := bytes.LastIndexByte(b, ':'); i >= 0 && bytes.IndexByte(b, ']') < i {
+		h, port = b[:i], b[i:]
+	}
+	h = bytes.TrimSuffix(h, []byte("."))
+	return string(h) + string(port)
 }
 
 // A Decision is what Routes.Match found for a request.
@@ -189,14 +260,21 @@ type Decision struct {
 
 // Match finds the route of r, on the canonical form of its path (SPEC G8),
 // and sets r.URL's path to the clean path, which the upstream then
-// receives. A path that must be refused gives an error that wraps
+// receives. A request that must be refused gives an error that wraps
 // ErrBadPath; r is then unchanged.
 func (rs *Routes) Match(r *http.Request) (Decision, error) {
-	d, err := rs.MatchPath(r.Method, r.Host, r.URL.EscapedPath())
+	target := r.URL.EscapedPath()
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	if r.URL.Path == "" && r.URL.RawPath == "" && r.Method != http.MethodConnect {
+		target = r.RequestURI // "*", an authority form
+	}
+	d, err := rs.MatchPath(r.Method, r.Host, target, r.Header)
 	if err != nil {
 		return Decision{}, err
 	}
-	if d.Path != r.URL.EscapedPath() {
+	if d.Path != r.URL.EscapedPath() && strings.HasPrefix(d.Path, "/") {
 		p, err := url.PathUnescape(d.Path)
 		if err != nil { // cleanPath left only well-formed escapes
 			return Decision{}, &pathError{"bad percent-encoding", 0}
@@ -211,27 +289,111 @@ func (rs *Routes) Match(r *http.Request) (Decision, error) {
 
 // MatchPath is Match for plug-ins that see a request as its parts, not as
 // an *http.Request (an Envoy ext_proc server gets ":method", ":authority"
-// and ":path"): escapedPath is the request's path as sent, without its
-// query, and Decision.Path the clean path for the upstream. A path that
-// must be refused gives an error that wraps ErrBadPath.
-func (rs *Routes) MatchPath(method, host, escapedPath string) (Decision, error) {
+// and ":path"): target is the request's path as sent, with its query if
+// any, and h its header (nil if none); Decision.Path is the clean path for
+// the upstream, without the query. A request that must be refused gives an
+// error that wraps ErrBadPath (answer 400):
+//
+//   - a path that cleanPath refuses (an encoded slash, backslash, NUL or
+//     percent sign, bad percent-encoding), or one with non-ASCII bytes
+//     when paths compare without case ("ſ" folds to "s" in some
+//     frameworks);
+//   - CONNECT, and a target that is not a path ("*" aside);
+//   - a request that a framework could route under another method (a
+//     "_method" query parameter, or a POST with a form body, where Rack
+//     and Laravel read "_method"), when the routes of its path differ by
+//     method;
+//   - a path that some frameworks would read without its format suffix
+//     ("/v1/items.json" as "/v1/items"), when the two name other routes.
+//
+// Methods compare in upper case. On a path that a route covers, a request
+// under a method that no route of the path names is masked by the route
+// of the first method that does (GET first): a lenient upstream may serve
+// it as that method (SPEC G8).
+func (rs *Routes) MatchPath(method, host, target string, h http.Header) (Decision, error) {
+	escapedPath, query, _ := strings.Cut(target, "?")
+	if method == http.MethodConnect {
+		return Decision{}, &pathError{"CONNECT, which the gateway does not proxy,", -1}
+	}
 	clean, err := cleanPath(escapedPath)
 	if err != nil {
 		return Decision{}, err
 	}
-	return Decision{Route: rs.lookup(method, host, clean), Path: clean}, nil
+	if !strings.HasPrefix(clean, "/") {
+		if clean == "*" {
+			return Decision{Path: clean}, nil
+		}
+		return Decision{}, &pathError{"a target that is not a path", 0}
+	}
+	if !rs.caseSensitive {
+		if i := nonASCII(clean); i >= 0 {
+			return Decision{}, &pathError{"a non-ASCII character, where paths compare without case,", i}
+		}
+	}
+	rt, err := rs.lookup(strings.ToUpper(method), canonicalHost(host), clean, query, h)
+	if err != nil {
+		return Decision{}, err
+	}
+	return Decision{Route: rt, Path: clean}, nil
 }
 
-// lookup asks the mux for the route of a clean path, without its trailing
+// lookup finds the route of a clean path: under the request's method, and
+// under the methods it could be overridden to (SPEC G8); and the path as
+// it is and without its format suffix.
+func (rs *Routes) lookup(method, host, clean, query string, h http.Header) (*Route, error) {
+	p := matchPath(clean, rs.caseSensitive)
+	rt := rs.find(method, host, p)
+	if base, ok := stripFormat(p); ok {
+		if other := rs.find(method, host, base); other != nil {
+			if rt != nil && other != rt {
+				return nil, &pathError{"a format suffix, with and without which the path has other routes,", -1}
+			}
+			rt = other
+		}
+	}
+	if rt == nil || len(rs.methods) == 0 {
+		return rt, nil
+	}
+	// Overrides: the upstream may route the request under another method.
+	var others []string
+	if vals, ok := methodParams(query); !ok {
+		return nil, &pathError{"a query that cannot be read for its \"_method\" parameter", -1}
+	} else {
+		others = append(others, vals...)
+	}
+	if method == http.MethodPost && isForm(h) {
+		others = append(others, rs.methods...)
+	}
+	for _, m := range others {
+		if o := rs.find(strings.ToUpper(m), host, p); o != nil && o != rt {
+			return nil, &pathError{"a method override (\"_method\" or a form body), where the routes of the path differ by method,", -1}
+		}
+	}
+	return rt, nil
+}
+
+// find is the route of a match path under a method: its own, else, on a
+// path that routes of other methods cover, the first of those (GET first),
+// so that no method gets an unmasked response there.
+func (rs *Routes) find(method, host, p string) *Route {
+	if rt := rs.mux1(method, host, p); rt != nil {
+		return rt
+	}
+	for _, m := range rs.methods {
+		if m == method {
+			continue
+		}
+		if rt := rs.mux1(m, host, p); rt != nil {
+			return rt
+		}
+	}
+	return nil
+}
+
+// mux1 asks the mux for the route of a match path, without its trailing
 // slash first, then with one, so that "/v1/items/" matches "/v1/items" and
 // "/v1/items" matches the subtree pattern "/v1/items/".
-func (rs *Routes) lookup(method, host, clean string) *Route {
-	if !strings.HasPrefix(clean, "/") {
-		return nil
-	}
-	b := []byte(host)
-	lowerASCII(b)
-	p := matchPath(clean, rs.caseSensitive)
+func (rs *Routes) mux1(method, host, p string) *Route {
 	for _, path := range []string{p, p + "/"} {
 		if path == "//" {
 			continue
@@ -240,10 +402,57 @@ func (rs *Routes) lookup(method, host, clean string) *Route {
 		if err != nil {
 			return nil
 		}
-		h, _ := rs.mux.Handler(&http.Request{Method: method, Host: string(b), URL: u})
+		h, _ := rs.mux.Handler(&http.Request{Method: method, Host: host, URL: u})
 		if i, ok := h.(routeIndex); ok {
 			return &rs.routes[i]
 		}
 	}
 	return nil
+}
+
+// stripFormat returns p without the format suffix of its last segment
+// ("/v1/items.json" -> "/v1/items", from the segment's first dot, as Rails
+// and Spring's suffix matching read it), and whether it had one.
+func stripFormat(p string) (string, bool) {
+	slash := strings.LastIndexByte(p, '/')
+	dot := strings.IndexByte(p[slash+1:], '.')
+	if dot <= 0 {
+		return p, false
+	}
+	return p[:slash+1+dot], true
+}
+
+// methodParams returns the values of the query's "_method" parameters, and
+// false if the query cannot be read.
+func methodParams(query string) ([]string, bool) {
+	if !strings.Contains(query, "_") && !strings.Contains(query, "%") {
+		return nil, true
+	}
+	v, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, false
+	}
+	var out []string
+	for k, vals := range v {
+		if strings.EqualFold(strings.TrimSpace(k), "_method") {
+			out = append(out, vals...)
+		}
+	}
+	return out, true
+}
+
+// isForm reports whether h says the body is a form, whose "_method" field
+// some frameworks take for the method.
+func isForm(h http.Header) bool {
+	if h == nil {
+		return false
+	}
+	for _, v := range h.Values("Content-Type") {
+		mt, _, _ := strings.Cut(v, ";")
+		switch strings.ToLower(strings.TrimSpace(mt)) {
+		case "application/x-www-form-urlencoded", "multipart/form-data":
+			return true
+		}
+	}
+	return false
 }

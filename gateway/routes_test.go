@@ -13,6 +13,7 @@ import (
 var pathCases = []struct {
 	in, clean, match string // match: case-insensitive; "" with err
 	err              bool
+	nonASCII         bool // refused by MatchPath where paths compare without case
 }{
 	{in: "/", clean: "/", match: "/"},
 	{in: "/v1/items", clean: "/v1/items", match: "/v1/items"},
@@ -28,7 +29,16 @@ var pathCases = []struct {
 	{in: "/v1/x/..;a=b/items", clean: "/v1/items", match: "/v1/items"},
 	{in: "/v1/items;jsessionid=X", clean: "/v1/items;jsessionid=X", match: "/v1/items"},
 	{in: "/V1/Items", clean: "/V1/Items", match: "/v1/items"},
-	{in: "/a%20b/%c3%a9", clean: "/a%20b/%C3%A9", match: "/a%20b/%c3%a9"},
+	{in: "/a%20b/%c3%a9", clean: "/a%20b/%C3%A9", match: "/a%20b/%c3%a9", nonASCII: true},
+	{in: "/v1/items%3B", clean: "/v1/items%3B", match: "/v1/items"},
+	{in: "/v1/items%3bx/", clean: "/v1/items%3Bx/", match: "/v1/items"},
+	{in: "/v1/%20items%20%0A", clean: "/v1/%20items%20%0A", match: "/v1/items"},
+	{in: "/v1/%20/items", clean: "/v1/%20/items", match: "/v1/items"},
+	{in: "/v1/items.json", clean: "/v1/items.json", match: "/v1/items.json"},
+	{in: "/v1/item%C5%BF", clean: "/v1/item%C5%BF", match: "/v1/item%c5%bf", nonASCII: true},
+	{in: "/v1/item\xC5\xBF", clean: "/v1/item\xC5\xBF", match: "/v1/item\xC5\xBF", nonASCII: true},
+	{in: "/v1/%2569tems", err: true},
+	{in: "/v1/%25", err: true},
 	{in: "/a%7e%41", clean: "/a~A", match: "/a~a"},
 	{in: "/v1%2Fitems", err: true},
 	{in: "/v1%2fitems", err: true},
@@ -118,8 +128,16 @@ func TestRoutesMatch(t *testing.T) {
 		{"GET", "x", "/v1/items/42", 1, false},
 		{"GET", "x", "/v1/items/42/", 1, false},
 		{"POST", "x", "/v1/items", 3, false},
-		{"PUT", "x", "/v1/items", -1, false},
-		{"DELETE", "x", "/v1/items/1", -1, false},
+		{"PUT", "x", "/v1/items", 0, false},        // G8: a path that GET's route covers
+		{"DELETE", "x", "/v1/items/1", 1, false},   // the same
+		{"get", "x", "/v1/items", 0, false},        // methods compare in upper case
+		{"Post", "x", "/v1/items", 3, false},       //
+		{"GET", "x", "/v1/items.json", 0, false},   // a format suffix
+		{"GET", "x", "/v1/items%3B", 0, false},     // an encoded ';'
+		{"GET", "x", "/v1/items%20", 0, false},     // encoded whitespace
+		{"GET", "x", "/v1/%09items%0D/", 0, false}, //
+		{"GET", "api.example.com.", "/v2/x", 4, false},
+		{"GET", "API.EXAMPLE.COM.:8080", "/v2/x", 4, false},
 		{"GET", "x", "/v1/files", 2, false},
 		{"GET", "x", "/v1/files/a/b", 2, false},
 		{"GET", "api.example.com", "/v2/x", 4, false},
@@ -152,7 +170,7 @@ func TestRoutesMatch(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %s%s (case-sensitive %v): route %d, want %d", c.method, c.host, c.path, c.caseSensitive, got, c.want)
 		}
-		if dp, err := rs.MatchPath(c.method, c.host, c.path); err != nil || dp != d {
+		if dp, err := rs.MatchPath(c.method, c.host, c.path, nil); err != nil || dp != d {
 			t.Errorf("%s %s%s: MatchPath %+v, %v; Match %+v", c.method, c.host, c.path, dp, err, d)
 		}
 	}
@@ -168,15 +186,15 @@ func TestMatchPath(t *testing.T) {
 	}
 	for _, c := range pathCases {
 		t.Run(c.in, func(t *testing.T) {
-			d, err := rs.MatchPath("GET", "x", c.in)
+			d, err := rs.MatchPath("GET", "x", c.in, nil)
 			switch {
-			case c.err:
+			case c.err || c.nonASCII:
 				if !errors.Is(err, ErrBadPath) {
 					t.Fatalf("MatchPath: %+v, %v; want ErrBadPath", d, err)
 				}
 			case err != nil || d.Path != c.clean:
 				t.Fatalf("MatchPath: %+v, %v; want path %q", d, err, c.clean)
-			case (d.Route != nil) != (c.match == "/v1/items"):
+			case (d.Route != nil) != (c.match == "/v1/items" || c.match == "/v1/items.json"):
 				t.Fatalf("MatchPath: route %v for %q", d.Route, c.match)
 			}
 		})

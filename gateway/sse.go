@@ -1,7 +1,8 @@
 package gateway
 
 import (
-	"strings"
+	"errors"
+	"slices"
 
 	"github.com/jsonmask/jsonmask"
 )
@@ -9,14 +10,17 @@ import (
 // eventFramer masks an event stream (text/event-stream, SPEC G2), event by
 // event, as it arrives. The data lines of an event form its payload, joined
 // by "\n" as the SSE standard joins them; the payload goes through the mask
-// (an object is masked, anything else passes, B1-B5) and out as one line
-// "data: <masked>" where the event's first data line stood. (A payload that
-// passes through unmasked and held several lines is written as that many
-// data lines again.) Every other line (event, id, retry, comments, unknown
-// fields) is kept byte for byte, terminator included; one that comes
-// between two data lines of an event is held until the event ends, up to
-// maxHeld bytes, because the data line is still being written. A blank line
-// ends the event: it goes out at once.
+// (an object is masked, anything else passes, B1-B5, or is refused on a
+// strict route unless it is one of the passthrough payloads) and out as
+// one line "data: <masked>" where the event's first data line stood. (A
+// payload that passes through unmasked and held several lines is written
+// as that many data lines again.) The lines of the fields event, id and
+// retry and comments are kept byte for byte, terminator included; one that
+// comes between two data lines of an event is held until the event ends,
+// up to maxHeld bytes, because the data line is still being written. Every
+// other line is dropped: SSE clients ignore unknown fields, and a body
+// that is not an event stream but is labelled as one must not pass. A
+// blank line ends the event: it goes out at once.
 //
 // The machine, byte by byte:
 //
@@ -24,12 +28,17 @@ import (
 //	          the standard skips: kept, and not taken for a field name
 //	lineStart a blank line (CR, LF) ends the event; else -> name
 //	name      the field name, up to ':' or the line's end: "data" -> value
-//	          (one space after the colon is skipped); a name that only a
-//	          lenient parser would take for data ("Data", " data") -> the
-//	          line is dropped; anything else -> other
+//	          (one space after the colon is skipped); "event", "id",
+//	          "retry" or "" (a comment) -> other; anything else, or a name
+//	          longer than maxName -> drop
 //	other     bytes kept until the line's end
 //	value     payload bytes into the masker until the line's end
 //	drop      bytes dropped until the line's end
+//
+// On a strict route a payload is held while it is a prefix of a
+// passthrough payload ("[DONE]"): one that ends as one is written as it
+// is, and any other goes to the strict masker, which refuses what is not
+// an object.
 //
 // A CR is a line's end; an LF right after it belongs to the same end.
 type eventFramer struct {
@@ -39,11 +48,16 @@ type eventFramer struct {
 	state sseState
 	head  []byte // the name read so far, or the BOM's bytes
 	data  *jsonmask.Writer
-	held  []byte // kept lines that came between data lines
-	cr    crEnd  // where the LF after a CR goes
-	first bool   // the next data line is the event's first
-	space bool   // in value: the first byte may be the space to skip
+	dw    dataWriter // where data writes
+	held  []byte     // kept lines that came between data lines
+	cr    crEnd      // where the LF after a CR goes
+	first bool       // the next data line is the event's first
+	space bool       // in value: the first byte may be the space to skip
 	unit  bool
+
+	pass    []string // the payloads a strict mask lets through; nil if not strict
+	pend    []byte   // the payload so far, while it is a prefix of one of pass
+	holding bool     // the payload is being held in pend
 }
 
 type sseState uint8
@@ -70,12 +84,34 @@ const (
 // maxHeld bounds the kept lines held between two data lines of an event.
 const maxHeld = 64 << 10
 
-// maxName is the longest field name read before a line is known to be
-// another field: "data" and its lenient spellings are shorter.
-const maxName = 16
+// maxName is the longest field name that is kept: "retry". A longer name
+// is another field's, and its line is dropped.
+const maxName = len("retry")
 
-func newEventFramer(m *jsonmask.Mask, out *output, lim Limits) *eventFramer {
-	return &eventFramer{m: m, out: out, lim: lim, first: true}
+// newEventFramer returns a framer that masks events with m. pass are the
+// payloads let through as they are when m is strict.
+func newEventFramer(m *jsonmask.Mask, out *output, lim Limits, pass []string) *eventFramer {
+	f := &eventFramer{m: m, out: out, lim: lim, first: true}
+	if len(pass) > 0 && isStrict(m) {
+		f.pass = pass
+	}
+	return f
+}
+
+// isStrict reports whether m refuses bodies that are not objects (B5).
+func isStrict(m *jsonmask.Mask) bool {
+	_, err := m.Append(nil, []byte("0"))
+	return errors.Is(err, jsonmask.ErrNotObject)
+}
+
+// knownField reports whether a line with this field name is kept (SPEC G2):
+// event, id, retry, and the empty name of a comment.
+func knownField(name []byte) bool {
+	switch string(name) {
+	case "", "event", "id", "retry":
+		return true
+	}
+	return false
 }
 
 func (f *eventFramer) Write(p []byte) (int, error) {
@@ -128,10 +164,7 @@ func (f *eventFramer) Write(p []byte) (int, error) {
 			}
 			f.head = append(f.head, c)
 			if len(f.head) > maxName {
-				if err := f.keep(f.head); err != nil {
-					return i, err
-				}
-				f.state = sseOther
+				f.state = sseDrop // not a field that is kept
 			}
 		case sseOther:
 			// Keep the run up to the line's end in one write.
@@ -162,7 +195,7 @@ func (f *eventFramer) Write(p []byte) (int, error) {
 				j++
 			}
 			if j > i {
-				if _, err := f.data.Write(p[i:j]); err != nil {
+				if err := f.payload(p[i:j]); err != nil {
 					return i, err
 				}
 			}
@@ -203,9 +236,8 @@ func (f *eventFramer) lf(end crEnd) error {
 // nameEnd decides what a line is once its name has ended with c: ':' or
 // the line's end.
 func (f *eventFramer) nameEnd(c byte) error {
-	name := string(f.head)
 	switch {
-	case name == "data":
+	case string(f.head) == "data":
 		if err := f.startData(); err != nil {
 			return err
 		}
@@ -215,9 +247,9 @@ func (f *eventFramer) nameEnd(c byte) error {
 		}
 		f.lineEnd(c, crDrop) // "data" alone: an empty line of payload
 		return nil
-	case strings.EqualFold(strings.TrimSpace(name), "data"):
-		// Only a lenient parser reads this line, and it would read it as
-		// data that the mask never saw: drop it.
+	case !knownField(f.head):
+		// A field clients ignore, or no field at all: what a lenient
+		// parser would make of it was never masked.
 		if c == ':' {
 			f.state = sseDrop
 			return nil
@@ -244,13 +276,29 @@ func (f *eventFramer) nameEnd(c byte) error {
 func (f *eventFramer) startData() error {
 	if f.first {
 		f.first = false
-		if _, err := f.out.Write([]byte("data: ")); err != nil {
-			return err
-		}
-		f.data = f.m.NewWriter(dataWriter{f.out})
+		f.dw = dataWriter{o: f.out}
+		f.data = f.m.NewWriter(&f.dw)
+		f.holding = f.pass != nil
+		f.pend = f.pend[:0]
 		return nil
 	}
-	_, err := f.data.Write([]byte{'\n'})
+	return f.payload([]byte{'\n'})
+}
+
+// payload takes bytes of the event's payload: into the masker, or held
+// while they may still be a passthrough payload.
+func (f *eventFramer) payload(p []byte) error {
+	if f.holding {
+		f.pend = append(f.pend, p...)
+		for _, s := range f.pass {
+			if len(f.pend) <= len(s) && s[:len(f.pend)] == string(f.pend) {
+				return nil
+			}
+		}
+		f.holding = false
+		p = f.pend
+	}
+	_, err := f.data.Write(p)
 	return err
 }
 
@@ -275,7 +323,10 @@ func (f *eventFramer) endData() error {
 	}
 	w := f.data
 	f.data, f.first = nil, true
-	if err := w.Close(); err != nil {
+	if err := f.endPayload(w); err != nil {
+		return err
+	}
+	if err := f.dw.open(); err != nil {
 		return err
 	}
 	if _, err := f.out.Write([]byte{'\n'}); err != nil {
@@ -288,6 +339,22 @@ func (f *eventFramer) endData() error {
 		f.held = f.held[:0]
 	}
 	return nil
+}
+
+// endPayload ends the payload that w masks: a held payload that is listed
+// goes out as it came (w never got a byte), any other into w.
+func (f *eventFramer) endPayload(w *jsonmask.Writer) error {
+	if f.holding {
+		f.holding = false
+		if slices.Contains(f.pass, string(f.pend)) {
+			_, err := f.dw.Write(f.pend)
+			return err
+		}
+		if _, err := w.Write(f.pend); err != nil {
+			return err
+		}
+	}
+	return w.Close()
 }
 
 // dispatch ends the event at a blank line ended by c.
@@ -316,8 +383,9 @@ func (f *eventFramer) Flush() error {
 // written masked, without the blank line: clients do not dispatch it.
 func (f *eventFramer) Close() error {
 	switch f.state {
-	case sseBOM, sseName:
-		if len(f.head) > 0 && !(f.state == sseName && strings.EqualFold(strings.TrimSpace(string(f.head)), "data")) {
+	case sseName:
+		// A line cut short in its name: kept if it is a kept field's.
+		if len(f.head) > 0 && knownField(f.head) {
 			if err := f.keep(f.head); err != nil {
 				return err
 			}
@@ -326,7 +394,7 @@ func (f *eventFramer) Close() error {
 	return f.endData()
 }
 
-func (f *eventFramer) abort() { f.data = nil }
+func (f *eventFramer) abort() { f.data, f.holding = nil, false }
 
 func (f *eventFramer) unitDone() bool {
 	u := f.unit
@@ -334,13 +402,31 @@ func (f *eventFramer) unitDone() bool {
 	return u
 }
 
-// dataWriter writes a payload's masked bytes on the data line. A payload
-// that passed through unmasked may hold the "\n" that joined its lines:
-// each starts a new data line, as in the input. A masked payload is compact
-// JSON, with no line break.
-type dataWriter struct{ o *output }
+// dataWriter writes a payload's masked bytes on the data line, which it
+// opens with "data: " at its first byte, so that a payload refused before
+// any byte was masked leaves nothing behind. A payload that passed through
+// unmasked may hold the "\n" that joined its lines: each starts a new data
+// line, as in the input. A masked payload is compact JSON, with no line
+// break.
+type dataWriter struct {
+	o      *output
+	opened bool
+}
 
-func (w dataWriter) Write(p []byte) (int, error) {
+// open writes "data: ", once.
+func (w *dataWriter) open() error {
+	if w.opened {
+		return nil
+	}
+	w.opened = true
+	_, err := w.o.Write([]byte("data: "))
+	return err
+}
+
+func (w *dataWriter) Write(p []byte) (int, error) {
+	if err := w.open(); err != nil {
+		return 0, err
+	}
 	n := 0
 	for len(p) > 0 {
 		k := indexLF(p)

@@ -49,13 +49,39 @@ var sseCases = []struct {
 		want: "\xEF\xBB\xBFdata: {\"id\":1}\n\n"},
 	{name: "NotABOM",
 		in:   "\xEFx: 1\ndata: {\"id\":1}\n\n",
-		want: "\xEFx: 1\ndata: {\"id\":1}\n\n"},
+		want: "data: {\"id\":1}\n\n"},
 	{name: "LenientDataDropped",
 		in:   "Data: {\"secret\":\"" + canary + "\"}\n data: " + canary + "\nDATA\ndata: {\"id\":1}\n\n",
 		want: "data: {\"id\":1}\n\n"},
 	{name: "LongFieldName",
-		in:   strings.Repeat("x", 40) + ": v\ndata: {}\n\n",
-		want: strings.Repeat("x", 40) + ": v\ndata: {}\n\n"},
+		in:   strings.Repeat("x", 40) + ": " + canary + "\ndata: {}\n\n",
+		want: "data: {}\n\n"},
+	// G2: only data, event, id, retry and comments are kept; a body that
+	// is not an event stream but says it is loses every line.
+	{name: "JSONLabelledSSE",
+		in:   "{\"id\":1,\"secret\":\"" + canary + "\"}\n",
+		want: ""},
+	{name: "JSONLabelledSSENoNewline",
+		in:   "{\"id\":1,\"secret\":\"" + canary + "\"}",
+		want: ""},
+	{name: "PrettyJSONLabelledSSE",
+		in:   "{\n  \"id\": 1,\n  \"secret\": \"" + canary + "\"\n}\n",
+		want: ""},
+	{name: "SpacesBeforeData",
+		in:   strings.Repeat(" ", 20) + "data: {\"secret\":\"" + canary + "\"}\n\n",
+		want: "\n"},
+	{name: "UnknownFieldDropped",
+		in:   "foo: " + canary + "\nevent: x\ndata: {\"id\":1}\n\n",
+		want: "event: x\ndata: {\"id\":1}\n\n"},
+	{name: "UnknownFieldAloneDropped",
+		in:   canary + "\ndata: {\"id\":1}\n\n",
+		want: "data: {\"id\":1}\n\n"},
+	{name: "UnknownBetweenDataLines",
+		in:   "data: {\"id\":1,\nx" + canary + ": 1\ndata: \"x\":\"" + canary + "\"}\n\n",
+		want: "data: {\"id\":1}\n\n"},
+	{name: "CutInUnknownName",
+		in:   "data: {}\n\n" + canary,
+		want: "data: {}\n\n"},
 	{name: "CutShort",
 		in:   "data: {\"id\":1,\"x\":\"" + canary + "\"}\n",
 		want: "data: {\"id\":1}\n"},
@@ -170,4 +196,72 @@ func (f *flushWriter) Flush() error {
 	f.flushed.Reset()
 	f.flushed.Write(f.buf.Bytes())
 	return nil
+}
+
+var sseStrictMask = jsonmask.MustCompile(`{"id":true}`, jsonmask.WithStrict(true))
+
+// TestSSEStrict: on a strict route a data payload that is not a JSON
+// object is refused (SPEC G2, G5), unless the route lists it in
+// sse_passthrough (default "[DONE]").
+func TestSSEStrict(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+		pass           []string // nil: the default
+		refused        bool
+	}{
+		{name: "Object", in: "data: {\"id\":1,\"x\":\"" + canary + "\"}\n\n", want: "data: {\"id\":1}\n\n"},
+		{name: "Done", in: "data: {\"id\":1}\n\ndata: [DONE]\n\n", want: "data: {\"id\":1}\n\ndata: [DONE]\n\n"},
+		{name: "DoneCRLF", in: "data: [DONE]\r\n\r\n", want: "data: [DONE]\n\r\n"},
+		{name: "DoneCutShort", in: "data: [DONE]", want: "data: [DONE]\n"},
+		{name: "Text", in: "data: " + canary + "\n\n", refused: true},
+		{name: "Array", in: "data: [\"" + canary + "\"]\n\n", refused: true},
+		{name: "DonePrefix", in: "data: [DO\n\n", refused: true},
+		{name: "DoneAndMore", in: "data: [DONE]" + canary + "\n\n", refused: true},
+		{name: "DoneTwoLines", in: "data: [DONE]\ndata: " + canary + "\n\n", refused: true},
+		{name: "DoneNotListed", in: "data: [DONE]\n\n", pass: []string{}, refused: true},
+		{name: "OtherListed", in: "data: ping\n\ndata: [DONE]\n\n", pass: []string{"ping"}, want: "data: ping\n\n", refused: true},
+		{name: "JSONLabelledSSE", in: "{\"id\":1,\"secret\":\"" + canary + "\"}\n", want: ""},
+	}
+	for _, c := range cases {
+		for _, size := range []int{0, 1, 2, 5} {
+			t.Run(fmt.Sprintf("%s/chunk=%d", c.name, size), func(t *testing.T) {
+				var out bytes.Buffer
+				b, err := NewBody(&out, sseStrictMask, header("identity", "text/event-stream"), Limits{}, SSEPassthrough(c.pass))
+				if err != nil {
+					t.Fatal(err)
+				}
+				in := []byte(c.in)
+				n := size
+				if n == 0 {
+					n = len(in)
+				}
+				for len(in) > 0 && err == nil {
+					k := min(n, len(in))
+					_, err = b.Write(in[:k])
+					in = in[k:]
+				}
+				if err == nil {
+					err = b.Close()
+				}
+				if bytes.Contains(out.Bytes(), []byte(canary)) {
+					t.Fatalf("canary in the output %q", out.Bytes())
+				}
+				if c.refused {
+					if !errors.Is(err, jsonmask.ErrNotObject) {
+						t.Fatalf("error %v, want ErrNotObject; output %q", err, out.Bytes())
+					}
+					if out.String() != c.want {
+						t.Fatalf("output %q before the refusal, want %q", out.Bytes(), c.want)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.String() != c.want {
+					t.Fatalf("got  %q\nwant %q", out.Bytes(), c.want)
+				}
+			})
+		}
+	}
 }

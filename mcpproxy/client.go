@@ -3,6 +3,8 @@ package mcpproxy
 import (
 	"bytes"
 	"strings"
+
+	"github.com/jsonmask/jsonmask"
 )
 
 // clientLine reads one line of the client and returns what goes to the
@@ -233,5 +235,6 @@ func (s *session) cancelCall(key string) {
 // message is an error's text without the "jsonmask: " that the library's
 // errors begin with, for a text that says it after its own "jsonmask: ".
 func message(err error) string {
-	return strings.TrimPrefix(err.Error(), "jsonmask: ")
+	// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
+	return strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: ")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/jsonmask/jsonmask/toolresult"
 )
@@ -26,14 +27,22 @@ type Config struct {
 	// Encoding is the tokenizer's encoding: "o200k_base" ("" is the
 	// default) or "cl100k_base".
 	Encoding string
-	// Store is the directory that keeps variables; "" is toolresult's
-	// default, $TMPDIR/jsonmask-variables.
+	// Store is where variables are kept: a directory or a URL (file://,
+	// s3://, gs://, azblob://, mem://: toolresult.OpenStore, SPEC C15);
+	// "" is toolresult's default, $TMPDIR/jsonmask-variables.
 	Store string
 	// Strict withholds, for every masked tool, a result whose payload the
 	// mask would pass unmasked (SPEC B5): one that is not a JSON object (an
 	// array root without Arrays, plaintext) or that has no JSON payload. It
 	// becomes an error result instead.
 	Strict bool
+	// Query bounds query_variable (SPEC C13); zero fields are defaults.
+	// The file form: "query": {"load": BYTES, "time": "10s", "output": BYTES,
+	// "memory": BYTES}.
+	Query toolresult.QueryLimits
+	// VariableLocation makes a variable's note say where it lives (SPEC
+	// C16): "variable_location": true.
+	VariableLocation bool
 	// Tools are the tools with a mask or a budget of their own, by name.
 	Tools map[string]ToolConfig
 }
@@ -71,7 +80,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Store != "" && !filepath.IsAbs(cfg.Store) {
+	if cfg.Store != "" && !filepath.IsAbs(cfg.Store) && !strings.Contains(cfg.Store, "://") {
 		cfg.Store = filepath.Join(filepath.Dir(path), cfg.Store)
 	}
 	return cfg, nil
@@ -100,6 +109,10 @@ func ParseConfig(data []byte) (*Config, error) {
 			return decode(v, &cfg.Store, path, m)
 		case "strict":
 			return decode(v, &cfg.Strict, path, m)
+		case "query":
+			return parseQueryLimits(&ps, data, m, &cfg.Query)
+		case "variable_location":
+			return decode(v, &cfg.VariableLocation, path, m)
 		case "tools":
 			tools, err := ps.members(data, m.val, true)
 			if err != nil {

@@ -31,9 +31,12 @@
 //     processed, say because the store fails, gets it as it is, with a
 //     diagnostic.)
 //   - tools/list results (P3, P5): tools whose results are rewritten lose
-//     their outputSchema, and the first page gains the read_variable tool.
-//   - read_variable calls (P5), which the proxy answers itself from the
-//     store, under the budget of the tool that made the variable.
+//     their outputSchema, and the first page gains the read_variable and
+//     query_variable tools.
+//   - read_variable and query_variable calls (P5, P7), which the proxy
+//     answers itself from the store, under the budget of the tool that made
+//     the variable; a query (a jq program) runs within the limits of the
+//     config's "query" member.
 //   - tasks (P8, MCP 2025-11-25): a tools/call result that creates a task
 //     passes with its task as it is (a masked tool's loses the members
 //     MCP does not define for it), and the proxy remembers the task's

@@ -92,12 +92,13 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		base = append(base, toolresult.WithEncoding(cfg.Encoding))
 	}
 	if cfg.Store != "" {
-		st, err := toolresult.NewDirStore(cfg.Store)
+		st, err := toolresult.OpenStore(context.Background(), cfg.Store)
 		if err != nil {
-			return nil, fmt.Errorf("jsonmask: config: store: %w", err)
+			return nil, &configError{where: "store", err: err}
 		}
 		base = append(base, toolresult.WithStore(st))
 	}
+	base = append(base, toolresult.WithQueryLimits(cfg.Query), toolresult.WithLocation(cfg.VariableLocation))
 	if cfg.Budget < 0 {
 		return nil, fmt.Errorf("jsonmask: config: budget must be at least 0, got %d", cfg.Budget)
 	}

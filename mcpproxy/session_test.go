@@ -206,7 +206,7 @@ func TestServerLines(t *testing.T) {
 		{"EscapedText", "m", result("1", `{"content":[{"type":"text","text":"\u007b\"keep\":\"\u00e9\",\"drop\":\"`+canary+`\"}"}]}`),
 			result("1", `{"content":[{"type":"text","text":"{\"keep\":\"é\"}"}],"structuredContent":{"keep":"é"}}`)},
 		{"Invalid", "m", result("1", `{"content":[{"type":"text","text":`+jstr(`{"drop":"`+canary+`",}`)+`}]}`),
-			result("1", `{"content":[{"type":"text","text":"jsonmask: the result of the tool \"m\" is withheld: its text content could not be processed: invalid character '}' looking for beginning of object key string at offset 25"}],"isError":true}`)},
+			result("1", `{"content":[{"type":"text","text":"jsonmask: the result of the tool \"m\" is withheld: its text content could not be processed: invalid character looking for beginning of object key string at offset 25"}],"isError":true}`)},
 		{"InvalidStructured", "m", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"drop":NaN}}}`,
 			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"jsonmask: the result of the tool \"m\" is withheld: the server's response is not valid JSON: invalid character 'N' looking for beginning of value at offset 75"}],"isError":true}}`},
 		{"InvalidIDLast", "m", `{"jsonrpc":"2.0","result":{"content":[],"structuredContent":{"drop":NaN}},"id":1}`, ``},
@@ -328,7 +328,7 @@ func TestList(t *testing.T) {
 		t.Fatal("not forwarded")
 	}
 	got := h.server(result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}, {"name":"x","outputSchema":{"type":"object"}},{"name":"read_variable","inputSchema":{}}],"nextCursor":"2"}`))
-	want := result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"}},{"name":"x","outputSchema":{"type":"object"}},`+readVariableTool+`],"nextCursor":"2"}`) + "\n"
+	want := result("1", `{"tools":[{"name":"m","inputSchema":{"type":"object"}},{"name":"x","outputSchema":{"type":"object"}},`+readVariableTool+`,`+queryVariableTool+`],"nextCursor":"2"}`) + "\n"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -336,7 +336,7 @@ func TestList(t *testing.T) {
 	if got := h.server(result("2", `{"tools":[]}`)); got != result("2", `{"tools":[]}`)+"\n" {
 		t.Fatalf("second page: %s", got)
 	}
-	if !json.Valid([]byte(readVariableTool)) {
+	if !json.Valid([]byte(readVariableTool)) || !json.Valid([]byte(queryVariableTool)) {
 		t.Fatal("readVariableTool is not JSON")
 	}
 }

@@ -173,6 +173,7 @@ func serveMain(args []string) int {
 		return r
 	})
 	add("read_variable", func(*mcp.CallToolRequest) *mcp.CallToolResult { return textResult("the server's own") })
+	addQueryTools(add) // queryvar_test.go
 	add("sized", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Bytes int }
 		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {

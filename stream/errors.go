@@ -1,10 +1,12 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -18,7 +20,7 @@ type Error struct {
 }
 
 // Error returns "[line L: ]<what> at offset N[ (<pointer>)]", on one line:
-// the pointer is quoted by compile.QuotePointer, without the quotes that the
+// the pointer is quoted by jsonwire.QuotePointer, without the quotes that the
 // parentheses make needless (SPEC V3). It has no "jsonmask: " prefix: the
 // front door adds it.
 func (e *Error) Error() string {
@@ -28,7 +30,7 @@ func (e *Error) Error() string {
 	}
 	s += e.Msg + " at offset " + strconv.FormatInt(e.Offset, 10)
 	if e.Pointer != "" {
-		q := compile.QuotePointer(e.Pointer)
+		q := jsonwire.QuotePointer(e.Pointer)
 		s += " (" + q[1:len(q)-1] + ")"
 	}
 	return s
@@ -79,7 +81,7 @@ func (m *Machine) pointer() string {
 		case !f.member, last && (m.op == opToken || m.op == opKey) && m.sc.AtKey():
 			// No member yet, or the next member's key is being read.
 		case f.entry != compile.NoEntry && !m.prog.Entry(f.entry).Wildcard:
-			b = append(append(b, '/'), compile.EscapePointer(m.prog.Entry(f.entry).Key)...)
+			b = jsonwire.AppendPointerToken(append(b, '/'), m.prog.Entry(f.entry).Key)
 		case !last && f.entry != compile.NoEntry:
 			// A wildcard's member that opened the next frame: named by
 			// the key that value kept, unless it was too long to keep.
@@ -97,10 +99,14 @@ func (m *Machine) pointer() string {
 }
 
 // appendKeyRef appends "/" and raw, a key as written (quotes included), as a
-// JSON Pointer reference token.
+// JSON Pointer reference token. Only a key with an escape is copied, to be
+// unescaped.
 func appendKeyRef(b, raw []byte) []byte {
-	key := tokenizer.AppendUnescaped(nil, raw[1:len(raw)-1])
-	return append(append(b, '/'), compile.EscapePointer(string(key))...)
+	key := raw[1 : len(raw)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		key = tokenizer.AppendUnescaped(nil, key)
+	}
+	return jsonwire.AppendPointerToken(append(b, '/'), key)
 }
 
 // wildNames keeps, for errors, the keys of the members that a wildcard

@@ -3,7 +3,7 @@ package stream
 import (
 	"encoding/binary"
 
-	"github.com/jsonmask/jsonmask/tokenizer"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // lead classifies a body by its first byte that is not whitespace, after an
@@ -47,8 +47,6 @@ const (
 	maxLit = 255
 )
 
-const bom = "\xEF\xBB\xBF"
-
 // wsCode and wsChar map the four whitespace characters to 2-bit codes.
 var (
 	wsCode = [256]uint8{' ': 0, '\t': 1, '\n': 2, '\r': 3}
@@ -64,7 +62,7 @@ func (l *lead) reset() { *l = lead{runs: l.runs[:0], last: -1} }
 func (l *lead) scan(src []byte, arrays bool) (int, bool) {
 	i := 0
 	for !l.past && i < len(src) {
-		if src[i] != bom[l.bom] {
+		if src[i] != jsonwire.BOM[l.bom] {
 			if l.bom > 0 {
 				return i, false // a broken byte-order mark: the body is not JSON
 			}
@@ -72,11 +70,11 @@ func (l *lead) scan(src []byte, arrays bool) (int, bool) {
 			break
 		}
 		i++
-		if l.bom++; l.bom == 3 {
+		if l.bom++; l.bom == uint8(len(jsonwire.BOM)) {
 			l.past = true
 		}
 	}
-	for i < len(src) && tokenizer.IsSpace(src[i]) {
+	for i < len(src) && jsonwire.IsSpace(src[i]) {
 		i++
 	}
 	if i == len(src) {
@@ -92,7 +90,7 @@ func (l *lead) record(src []byte) {
 	l.bomRec = l.bom
 	for i := 0; i < len(src); {
 		c := src[i]
-		if !tokenizer.IsSpace(c) {
+		if !jsonwire.IsSpace(c) {
 			i++ // a byte of the byte-order mark
 			continue
 		}
@@ -183,7 +181,7 @@ const replayChunk = 32 << 10
 // reports whether more remain: a long lead must not make the output grow.
 func (l *lead) replay(dst []byte) ([]byte, bool) {
 	for ; l.bomOut < l.bomRec; l.bomOut++ {
-		dst = append(dst, bom[l.bomOut])
+		dst = append(dst, jsonwire.BOM[l.bomOut])
 	}
 	budget := int64(replayChunk)
 	for l.next < len(l.runs) {

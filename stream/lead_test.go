@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// testBOM is the UTF-8 byte-order mark, written out here, not taken from
+// the code under test.
+const testBOM = "\xEF\xBB\xBF"
+
 // leadPatterns are whitespace leads of n bytes, in the patterns that cost
 // the encoding most and least.
 func leadPatterns(n int) map[string][]byte {
@@ -36,7 +40,7 @@ func recordLead(ws []byte, size int, withBOM bool) *lead {
 	l := &lead{}
 	l.reset()
 	if withBOM {
-		ws = append([]byte(bom), ws...)
+		ws = append([]byte(testBOM), ws...)
 	}
 	for off := 0; off < len(ws); off += size {
 		w := ws[off:min(off+size, len(ws))]
@@ -56,7 +60,7 @@ func replayAll(t *testing.T, l *lead) []byte {
 		before := len(out)
 		var more bool
 		out, more = l.replay(out)
-		if len(out)-before > replayChunk+len(bom) {
+		if len(out)-before > replayChunk+len(testBOM) {
 			t.Fatalf("one replay appended %d bytes", len(out)-before)
 		}
 		if !more {
@@ -74,7 +78,7 @@ func TestLeadReplay(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/window=%d/bom=%v", name, size, withBOM), func(t *testing.T) {
 					want := p
 					if withBOM {
-						want = append([]byte(bom), p...)
+						want = append([]byte(testBOM), p...)
 					}
 					if got := replayAll(t, recordLead(p, size, withBOM)); !bytes.Equal(got, want) {
 						t.Fatalf("replayed %d bytes, differing from the %d recorded", len(got), len(want))

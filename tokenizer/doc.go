@@ -31,22 +31,27 @@
 // and in a string taken whole in trusted mode, AVX-512 finds the closing quote
 // past runs of escapes. In every mode, a string's content from its first
 // escape or non-ASCII byte (a run of \u escapes, text in most scripts) is
-// checked 64 bytes at a time where the CPU has AVX-512, UTF-8 included.
-// Each has a pure-Go twin, which runs elsewhere and under the noasm build tag
-// (the escaped-text twin only in tests: elsewhere the byte loop is faster),
-// and the fuzz target FuzzKernels compares them.
+// checked 64 bytes at a time where the CPU has AVX-512 or AVX2, UTF-8
+// included. Each has a pure-Go twin, which runs elsewhere and under the noasm
+// build tag (the escaped-text twin only in tests: elsewhere the byte loop is
+// faster), and the fuzz target FuzzKernels compares them (FuzzStringRun and
+// FuzzCompactBlock aim at the string kernels and at the trusted copy's
+// compaction alone).
 //
 // Each kernel is a file triple and a twin: classify (AVX2), quietBlocks,
-// escapedQuote and stringRun (AVX-512) each have x_amd64.go (the dispatch),
-// x_amd64.s (the kernel; struct fields through go_asm.h, shared macros in
-// kernels_amd64.h) and x_other.go (the twin's dispatch, for other
-// architectures and noasm), the twin itself in x.go. What the CPU has is
+// escapedQuote and stringRun (AVX-512; stringRun also AVX2, in
+// strrun2_amd64.s) each have x_amd64.go (the dispatch), x_amd64.s (the
+// kernel; struct fields through go_asm.h, shared macros in kernels_amd64.h)
+// and x_other.go (the twin's dispatch, for other architectures and noasm),
+// the twin itself in x.go. What the CPU has is
 // detected once, in cpu_amd64.go; kernels.go says which kernels run, which
 // tests lower to run every path this CPU can (kernels=none, avx2, twins,
 // avx512).
 //
 // A syntax error is an [*Error] with the offset of the byte at fault (its
-// window's offset given by [Scanner.SetBase]), which may wrap [ErrMaxDepth]
+// window's offset given by [Scanner.SetBase]; for invalid UTF-8, the first
+// byte of the invalid sequence, even when it lies in an earlier window),
+// which may wrap [ErrMaxDepth]
 // or [ErrTokenTooLarge]; messages have no "jsonmask: " prefix.
 //
 // A Scanner is not safe for concurrent use; it is small and meant to be reused

@@ -50,6 +50,7 @@ func eachKernelSet(t *testing.T, f func(t *testing.T)) {
 // The sets by name, for tests that compare two.
 var (
 	kernelsNone   = kernelSets[0]
+	kernelsAVX2   = kernelSets[1]
 	kernelsTwins  = kernelSets[2]
 	kernelsAVX512 = kernelSets[3]
 )

@@ -4,10 +4,10 @@ package tokenizer
 // them (useKernels, in export_test.go) to run a lesser CPU's paths on this
 // one. Nothing else writes these.
 var (
-	hasAVX2   = cpuAVX2   // classify takes a block with classifyAVX2; the trusted scans take blocks
+	hasAVX2   = cpuAVX2   // classify takes a block with classifyAVX2; the trusted scans take blocks; stringRun calls its AVX2 kernel
 	hasAVX512 = cpuAVX512 // quietBlocks, escapedQuote and stringRun call their AVX-512 kernels
 
 	// forceTwins makes str hand escaped and non-ASCII text to stringRun,
-	// whose Go twin then runs where the AVX-512 kernel would: tests only.
+	// whose Go twin then runs where a kernel would: tests only.
 	forceTwins = false
 )

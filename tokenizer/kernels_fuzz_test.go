@@ -113,3 +113,57 @@ func FuzzKernels(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStringRun checks stringRun, with the AVX2 kernel, the AVX-512 one
+// where the CPU has it, and the Go twin, against str's byte loop
+// (stringRunBytes) on any bytes: checkStringRun, with the input's mutations
+// aimed at the string kernels alone. A document shorter than a block is
+// repeated until it fills a few, so that runs cross blocks.
+func FuzzStringRun(f *testing.F) {
+	for _, seed := range []string{
+		`abc\"def\\` + "é日本" + `\u00e9\uD83D\uDE00"`,
+		"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \\n\\t\\u12G4\x01",
+		"\xed\xa0\x80\xc0\xaf\xf4\x90\x80\x80\xf0\x9f\x98\x80",
+	} {
+		f.Add([]byte(seed), uint8(0))
+		f.Add([]byte(seed), uint8(63))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, skip uint8) {
+		if len(doc) == 0 {
+			return
+		}
+		for len(doc) < 200 {
+			doc = append(doc, doc...)
+		}
+		checkStringRun(t, doc[int(skip)%len(doc):])
+	})
+}
+
+// FuzzCompactBlock checks compactBlock, which moves runs 16 bytes at a time
+// when out has room for 80 bytes, against compactBlockCopy: the same bytes
+// kept, in order, and past them nothing but the block's own bytes, zeros or
+// what out held.
+func FuzzCompactBlock(f *testing.F) {
+	f.Add(bytes.Repeat([]byte("{\"a\": [1, 2],\n  \"b\": \"x y\"}"), 3), uint64(0x0f0f00ff00f0f0f1), uint8(16))
+	f.Add(bytes.Repeat([]byte{' '}, 64), ^uint64(0), uint8(0))
+	f.Add(bytes.Repeat([]byte{'x'}, 64), uint64(1<<63), uint8(40))
+	f.Fuzz(func(t *testing.T, src []byte, drop uint64, extra uint8) {
+		if len(src) < 64 {
+			return
+		}
+		b := (*[64]byte)(src[:64])
+		want := make([]byte, 64)
+		n := compactBlockCopy(want, b, drop)
+		const held = 0xEE
+		out := bytes.Repeat([]byte{held}, 64+int(extra)%40)
+		got := compactBlock(out, b, drop)
+		if got != n || !bytes.Equal(out[:got], want[:n]) {
+			t.Fatalf("compactBlock(%q, %#x) = %d %q, want %d %q", b[:], drop, got, out[:got], n, want[:n])
+		}
+		for i, c := range out[got:] {
+			if c != held && c != 0 && bytes.IndexByte(b[:], c) < 0 {
+				t.Fatalf("compactBlock wrote %#x at %d, past its %d bytes: not the block's", c, got+i, got)
+			}
+		}
+	})
+}

@@ -45,7 +45,7 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 		st.depth += open - close
 		st.inStr, st.escaped = uint64(int64(strs)>>63), carry
 		if copy {
-			w += compactBlock(out[w:w+64], (*[64]byte)(src[n:n+64]), m.space&^strs)
+			w += compactBlock(out[w:], (*[64]byte)(src[n:n+64]), m.space&^strs)
 		}
 		n += 64
 	}
@@ -53,8 +53,45 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 }
 
 // compactBlock writes the bytes of b that drop does not flag to out, in
-// order, and returns how many it wrote.
+// order, and returns how many it wrote. out has room for 64 bytes at least.
+//
+// A block with nothing to drop is one 64-byte move. Otherwise each run of
+// kept bytes moves 16 bytes at a time, from a copy of the block padded to 80
+// bytes, when out has room for 80: a run's last move may write up to 15
+// bytes past it, which the next run or the next block overwrites, and
+// which are the block's own bytes (the value's, never another's) or zeros.
+// Moves of fixed size are inline code, where copy calls memmove for each run:
+// a pretty-printed document has a run per line (callgrind, twitter/keep-most
+// in trusted mode: 7.44 -> 6.37 instructions/byte).
 func compactBlock(out []byte, b *[64]byte, drop uint64) int {
+	if drop == 0 {
+		*(*[64]byte)(out[:64]) = *b
+		return 64
+	}
+	if len(out) < 80 {
+		return compactBlockCopy(out, b, drop)
+	}
+	var buf [80]byte
+	*(*[64]byte)(buf[:64]) = *b
+	w := 0
+	for keep := ^drop; keep != 0; {
+		k := bits.TrailingZeros64(keep)
+		n := bits.TrailingZeros64(^(keep >> k)) // the run of kept bytes from k
+		for j := 0; j < n; j += 16 {
+			*(*[16]byte)(out[w+j : w+j+16]) = *(*[16]byte)(buf[k+j : k+j+16])
+		}
+		w += n
+		if k+n >= 64 {
+			break
+		}
+		keep &^= (1<<n - 1) << k
+	}
+	return w
+}
+
+// compactBlockCopy is compactBlock with copy, writing nothing past what it
+// keeps: for an out with less room.
+func compactBlockCopy(out []byte, b *[64]byte, drop uint64) int {
 	w, k := 0, 0
 	for keep := ^drop; keep != 0; {
 		k = bits.TrailingZeros64(keep)

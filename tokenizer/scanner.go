@@ -75,6 +75,7 @@ type doc struct {
 	state  uint8
 	esc    uint8 // escape progress in a string (escNone, escBackslash, escHex0+n)
 	u8     uint8 // UTF-8 automaton state in a string
+	u8lead byte  // the lead byte of the sequence u8 is checking, for its error
 	num    uint8 // number grammar state
 	lit    uint8 // next expected byte of a literal, as a position in literals
 	litEnd uint8
@@ -88,6 +89,7 @@ type doc struct {
 	tdepth  int // bracket depth inside a trusted skip
 
 	tokStart int64 // offset in the input where the current string or number began
+	u8at     int64 // offset in the input of u8lead: a sequence's error names its first byte
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means

@@ -21,12 +21,32 @@ func oracle(doc []byte) bool { return json.Valid(doc) && utf8.Valid(doc) }
 // byValue scans doc as one top-level value with Peek and SkipValue or
 // AppendValue, window by window, and returns the compacted copy.
 func byValue(doc []byte, window int, copy bool) ([]byte, error) {
+	return byValueAt(doc, windowEnds(len(doc), window), copy)
+}
+
+// windowEnds returns where the windows of size window end in a document of
+// n bytes.
+func windowEnds(n, window int) []int {
+	var ends []int
+	for off := window; off < n; off += window {
+		ends = append(ends, off)
+	}
+	return append(ends, n)
+}
+
+// byValueAt is byValue with windows that end at ends, the last being
+// len(doc).
+func byValueAt(doc []byte, ends []int, copy bool) ([]byte, error) {
 	var s Scanner
 	s.Reset(0)
 	var out []byte
 	started, done := false, false
-	for off := 0; off < len(doc); off += window {
-		w := doc[off:min(off+window, len(doc))]
+	for k := range ends {
+		off := 0
+		if k > 0 {
+			off = ends[k-1]
+		}
+		w := doc[off:ends[k]]
 		s.SetBase(int64(off))
 		i := 0
 		for i < len(w) {
@@ -58,11 +78,21 @@ func byValue(doc []byte, window int, copy bool) ([]byte, error) {
 // byToken scans doc with Next, window by window, and returns the tokens'
 // bytes, pieces joined, without whitespace or punctuation.
 func byToken(doc []byte, window int) ([]byte, error) {
+	return byTokenAt(doc, windowEnds(len(doc), window))
+}
+
+// byTokenAt is byToken with windows that end at ends, the last being
+// len(doc).
+func byTokenAt(doc []byte, ends []int) ([]byte, error) {
 	var s Scanner
 	s.Reset(0)
 	var out []byte
-	for off := 0; off < len(doc); off += window {
-		w := doc[off:min(off+window, len(doc))]
+	for k := range ends {
+		off := 0
+		if k > 0 {
+			off = ends[k-1]
+		}
+		w := doc[off:ends[k]]
 		s.SetBase(int64(off))
 		for i := 0; i < len(w); {
 			t, j, err := s.Next(w, i)
@@ -162,9 +192,9 @@ func testErrorOffsets(t *testing.T) {
 		{`"ab` + "\x01" + `"`, 3, `invalid character '\x01' in string literal`},
 		{`"a\qb"`, 3, `invalid character 'q' in string escape code`},
 		{`"\u12G4"`, 5, `invalid character 'G' in \u hexadecimal character escape`},
-		{"\"\xe0\x80\x80\"", 2, `invalid UTF-8 byte '\x80' in string`},
-		{"\"\xed\xa0\x80\"", 2, `invalid UTF-8 byte '\xa0' in string`},
-		{"\"\xf4\x90\x80\x80\"", 2, `invalid UTF-8 byte '\x90' in string`},
+		{"\"\xe0\x80\x80\"", 1, `invalid UTF-8 byte '\xe0' in string`},
+		{"\"\xed\xa0\x80\"", 1, `invalid UTF-8 byte '\xed' in string`},
+		{"\"\xf4\x90\x80\x80\"", 1, `invalid UTF-8 byte '\xf4' in string`},
 		{"\"\xc0\xaf\"", 1, `invalid UTF-8 byte '\xc0' in string`},
 		{`[-]`, 2, `invalid character ']' in numeric literal`},
 		{`[1.]`, 3, `invalid character ']' after decimal point in numeric literal`},

@@ -106,8 +106,9 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 			}
 			// Invalid, or cut by the end of the window: the automaton tells which.
 			if s.u8 = u8lead[c]; s.u8 == u8Clean {
-				return i, false, s.errUTF8(src, i)
+				return i, false, s.errAt(i, errUTF8(c))
 			}
+			s.u8lead, s.u8at = c, s.offset+int64(i)
 			i++
 		}
 		var err error
@@ -118,9 +119,10 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 }
 
 // runs reports whether str hands the content from src[i] to stringRun: a
-// whole block remains, and the AVX-512 kernel runs (tests: or its twin).
+// whole block remains, and the AVX-512 or AVX2 kernel runs (tests: or the
+// twin).
 func (s *Scanner) runs(src []byte, i int) bool {
-	return i+64 <= len(src) && (hasAVX512 || forceTwins)
+	return i+64 <= len(src) && (hasAVX512 || hasAVX2 || forceTwins)
 }
 
 // plainEnd returns the index of the first byte at or after i that is not
@@ -145,7 +147,9 @@ func (s *Scanner) strSlow(src []byte, i int) (int, error) {
 		if s.u8 != u8Clean {
 			r := u8cont[s.u8]
 			if c < r.lo || c > r.hi {
-				return i, s.errUTF8(src, i)
+				// The sequence is invalid from its lead byte on, which
+				// may lie in an earlier window.
+				return i, &Error{Offset: s.u8at, Msg: errUTF8(s.u8lead)}
 			}
 			s.u8 = r.next
 			continue
@@ -172,8 +176,12 @@ func (s *Scanner) strSlow(src []byte, i int) (int, error) {
 	return i, nil
 }
 
-func (s *Scanner) errUTF8(src []byte, i int) error {
-	return s.errAt(i, "invalid UTF-8 byte "+QuoteChar(src[i])+" in string")
+// errUTF8 is the message for an invalid UTF-8 sequence that starts with c:
+// the error's offset is c's, the first byte of the sequence, so that a
+// reader finds the whole of what is wrong from there (a cut sequence, "\xc3(",
+// is c's fault, not the next byte's).
+func errUTF8(c byte) string {
+	return "invalid UTF-8 byte " + QuoteChar(c) + " in string"
 }
 
 // Escape progress inside a string.

@@ -63,7 +63,7 @@ func checkStringRun(t testing.TB, src []byte) {
 	t.Helper()
 	for _, stop := range []bool{false, true} {
 		want := stringRunBytes(src, stop)
-		for _, k := range []kernelSet{kernelsAVX512, kernelsTwins} {
+		for _, k := range []kernelSet{kernelsAVX2, kernelsAVX512, kernelsTwins} {
 			var got int
 			withKernels(k, func() { got = stringRun(src, stop) })
 			if got != want {
@@ -186,7 +186,7 @@ func tokensRunNow(doc, splits []byte) string {
 // and Next the same tokens.
 func checkValueRuns(t testing.TB, doc, splits []byte) {
 	t.Helper()
-	runSets := []kernelSet{kernelsAVX512, kernelsTwins}
+	runSets := []kernelSet{kernelsAVX2, kernelsAVX512, kernelsTwins}
 	for _, sp := range [][]byte{nil, splits} {
 		want := tokensRun(doc, sp, kernelsNone)
 		for _, k := range runSets {

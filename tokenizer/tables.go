@@ -10,6 +10,9 @@ var plain = func() (t [256]bool) {
 }()
 
 // space marks JSON whitespace (RFC 8259: space, tab, line feed, carriage return).
+// It is jsonwire.IsSpace's set; the scan loops keep their own table because
+// jsonwire's check in their place moved the instruction counts of bench's
+// workloads by -0.4% to +0.13% (callgrind), and none may get slower.
 var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // IsSpace reports whether c is JSON whitespace.

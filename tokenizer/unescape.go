@@ -52,6 +52,9 @@ func AppendUnescaped(dst, b []byte) []byte {
 	return dst
 }
 
+// hex4 is jsonwire.ParseHex4 on b[i:], kept here: through jsonwire (the
+// slice it takes, its table of bytes) AppendUnescaped ran 2.2% more
+// instructions on the strings of twitterescaped.json (callgrind, 2026-11-26).
 func hex4(b []byte, i int) (rune, bool) {
 	if i+4 > len(b) {
 		return 0, false

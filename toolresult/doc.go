@@ -34,8 +34,19 @@
 // [Processor.ReadVariable] answers the read_variable tool (SPEC P5): it reads
 // the part of a stored variable that a JSON Pointer names, or a range of an
 // array's elements, streaming, and returns it under the same budget rules.
+// [Processor.Query] answers query_variable (C13, P7): a jq program (gojq)
+// over the whole variable, or over the value at a JSON Pointer (the only
+// part decoded), within load, time and output limits, its output returned
+// under the same rules. Stores are named by URL ([OpenStore], C15); the cloud
+// ones live in the package toolresult/blobstore.
 //
 // # Security considerations
+//
+// A query runs over the variable as stored (masked), without the process's
+// environment, files or further input; its errors never quote the data
+// (gojq's messages are cut to their own words). A variable named by its
+// content is checked against it when a DirStore opens it, so a file edited
+// on disk is refused; the default store is private to its user.
 //
 // A mask stands between the data and the model: with one, the body is
 // validated by the mask before anything of it is returned or stored, and on

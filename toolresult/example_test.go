@@ -32,7 +32,7 @@ func ExampleProcessor_Process() {
 	// variable true Answer in one line.
 	// var_914a183c8104 1142
 	// {count: number; items: Array<{id: "a1" | "a2"; status: "open" | "done"}>}
-	// [{Pointer:/items/3 Kind:members Kept:1 Total:2} {Pointer:/items Kind:items Kept:4 Total:40}]
+	// [{Pointer:/items Kind:items Kept:1 Total:40}]
 }
 
 func ExampleProcessor_ReadVariable() {

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -28,6 +26,9 @@ type Processor struct {
 	mask   *jsonmask.Mask
 	store  Store
 	name   string
+	qlim   QueryLimits // Query's limits (query.go)
+	// location: the note says where a variable lives (WithLocation).
+	location bool
 	// noInstructions: display_instructions_for_model is data (C2's routing
 	// is off).
 	noInstructions bool
@@ -136,7 +137,7 @@ func (p *Processor) getStore() (Store, error) {
 	if p.store != nil {
 		return p.store, nil
 	}
-	return NewDirStore(filepath.Join(os.TempDir(), "jsonmask-variables"))
+	return defaultStore()
 }
 
 // Process reads a tool's response from r, once, streaming, and returns what
@@ -521,7 +522,8 @@ func (s *sink) variable(res *Result) (*Result, error) {
 	res.Hints = s.hints()
 	res.Note = "The response (" + strconv.FormatInt(s.n, 10) + " bytes, over the " + strconv.Itoa(p.budget) +
 		"-token budget) is stored as the variable " + name + ": its schema, a preview and what the preview omits follow." +
-		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)."
+		" Read more with the read_variable tool (name, optional JSON Pointer, offset and limit for arrays)." +
+		p.queryNote(name)
 	fitText(p, res, s.smp.root, s.smp.maxChars)
 	c := <-done
 	if c.err != nil {

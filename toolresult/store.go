@@ -2,7 +2,10 @@ package toolresult
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,8 +41,11 @@ type Draft interface {
 // ErrNoVariable is returned by Store.Open for a name that is not stored.
 var ErrNoVariable = errors.New("jsonmask: no such variable")
 
-// validName reports whether name may name a variable: 1 to 128 letters,
-// digits, '_', '-' or '.', not starting with '.'.
+// ValidName reports whether name may name a variable: 1 to 128 letters,
+// digits, '_', '-' or '.', not starting with '.'. A Store refuses others,
+// so that a name cannot reach outside it.
+func ValidName(name string) bool { return validName(name) }
+
 func validName(name string) bool {
 	if name == "" || len(name) > 128 || name[0] == '.' {
 		return false
@@ -54,13 +60,28 @@ func validName(name string) bool {
 
 // DirStore is a Store in a directory: the variable NAME is the file
 // DIR/NAME.json, written to a temporary file in DIR and renamed, so that it
-// appears whole or not at all.
-type DirStore struct{ dir string }
+// appears whole or not at all. A variable named by its content (var_ and
+// the first 12 hex digits of its SHA-256, C6) is checked against its name
+// when it is opened, so that a file edited on disk is refused rather than
+// served; the check is remembered while the file stays as it was.
+type DirStore struct {
+	dir string
 
-// NewDirStore returns a store in dir, creating it if needed.
+	mu       sync.Mutex
+	verified map[string]fileStamp // variables whose content matched their name
+}
+
+// fileStamp is what says a file is still the one that was checked.
+type fileStamp struct {
+	size    int64
+	modTime int64
+	ino     uint64
+}
+
+// NewDirStore returns a store in dir, creating it (0700) if needed.
 func NewDirStore(dir string) (*DirStore, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("jsonmask: store %s: %w", dir, err)
 	}
 	return &DirStore{dir: dir}, nil
 }
@@ -72,40 +93,109 @@ func (s *DirStore) Dir() string { return s.dir }
 func (s *DirStore) Create() (Draft, error) {
 	f, err := os.CreateTemp(s.dir, ".var-*.tmp")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("jsonmask: store %s: %w", s.dir, err)
 	}
-	return &fileDraft{f: f, dir: s.dir, wb: writeback{f: f}}, nil
+	return &fileDraft{f: f, s: s, wb: writeback{f: f}}, nil
 }
 
-// Open opens DIR/NAME.json.
+// Open opens DIR/NAME.json. A variable named by its content whose content
+// does not match its name is an error that wraps ErrChanged.
 func (s *DirStore) Open(name string) (io.ReadCloser, int64, error) {
 	if !validName(name) {
 		return nil, 0, ErrNoVariable
 	}
-	f, err := os.Open(filepath.Join(s.dir, name+".json"))
+	path := filepath.Join(s.dir, name+".json")
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, ErrNoVariable
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("jsonmask: store: %w", err)
 	}
 	st, err := f.Stat()
 	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("jsonmask: store: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("jsonmask: store: %s is not a regular file", path)
+	}
+	if err := s.verify(f, name, st); err != nil {
 		f.Close()
 		return nil, 0, err
 	}
 	return f, st.Size(), nil
 }
 
+// ErrChanged is wrapped by the error of opening a variable whose content no
+// longer matches its name (C6): its file was changed after it was stored.
+var ErrChanged = errors.New("jsonmask: the variable's content does not match its name")
+
+// verify checks that a variable named by its content still holds it,
+// unless the file is as it was when last checked. It reads the whole file
+// once, and leaves f at its start.
+func (s *DirStore) verify(f *os.File, name string, st os.FileInfo) error {
+	want, ok := contentName(name)
+	if !ok {
+		return nil
+	}
+	stamp := stampOf(st)
+	s.mu.Lock()
+	seen, known := s.verified[name]
+	s.mu.Unlock()
+	if known && seen == stamp {
+		return nil
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("jsonmask: store: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("jsonmask: store: %w", err)
+	}
+	if hex.EncodeToString(h.Sum(nil))[:12] != want {
+		return fmt.Errorf("%w: %s was changed after it was stored", ErrChanged, f.Name())
+	}
+	s.remember(name, stamp)
+	return nil
+}
+
+func (s *DirStore) remember(name string, stamp fileStamp) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.verified == nil || len(s.verified) >= 1<<16 {
+		s.verified = map[string]fileStamp{} // a bound on memory: the rest are checked again
+	}
+	s.verified[name] = stamp
+}
+
+// contentName returns the 12 hex digits of a name made from its content
+// (var_ and the first 12 hex digits of its SHA-256).
+func contentName(name string) (string, bool) {
+	if len(name) != 16 || name[:4] != "var_" {
+		return "", false
+	}
+	for _, c := range []byte(name[4:]) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return "", false
+		}
+	}
+	return name[4:], true
+}
+
 type fileDraft struct {
-	f   *os.File
-	dir string
-	wb  writeback
+	f  *os.File
+	s  *DirStore
+	wb writeback
 }
 
 func (d *fileDraft) Write(p []byte) (int, error) {
 	n, err := d.f.Write(p)
 	d.wb.wrote(n)
+	if err != nil {
+		err = fmt.Errorf("jsonmask: store: %w", err)
+	}
 	return n, err
 }
 
@@ -119,16 +209,22 @@ func (d *fileDraft) Commit(name string) (string, error) {
 	d.wb.stop()
 	if err := d.f.Sync(); err != nil {
 		d.Discard()
-		return "", err
+		return "", fmt.Errorf("jsonmask: store: %w", err)
 	}
+	st, serr := d.f.Stat()
 	if err := d.f.Close(); err != nil {
 		os.Remove(d.f.Name())
-		return "", err
+		return "", fmt.Errorf("jsonmask: store: %w", err)
 	}
-	path := filepath.Join(d.dir, name+".json")
+	path := filepath.Join(d.s.dir, name+".json")
 	if err := os.Rename(d.f.Name(), path); err != nil {
 		os.Remove(d.f.Name())
-		return "", err
+		return "", fmt.Errorf("jsonmask: store: %w", err)
+	}
+	if _, ok := contentName(name); ok && serr == nil {
+		// Named by the hash of what was just written: no need to check it
+		// again while the file stays as it is.
+		d.s.remember(name, stampOf(st))
 	}
 	return path, nil
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
 const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-budget N] [-encoding NAME]
-                        [-store DIR] [-name NAME] [-format json|text] [FILE]
+                        [-store DIR|URL] [-name NAME] [-format json|text] [FILE]
 
 Prints what a tool's response (FILE, or standard input) becomes before a model
 sees it (SPEC section 9): the data within the budget, a stored variable with a
@@ -30,7 +32,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mf.register(fs, false)
 	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
-	store := fs.String("store", "", "keep variables in `DIR` (default: $TMPDIR/jsonmask-variables)")
+	store := fs.String("store", "", "keep variables in `DIR` or at a URL: file://, s3://, gs://, azblob://, mem:// (default: $TMPDIR/jsonmask-variables)")
 	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
 	format := fs.String("format", "json", "print the result as json, or the model text as text")
 	files, status, done := parseCommand(fs, args, contextUsage, stdout, stderr)
@@ -58,9 +60,9 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "jsonmask context", err)
 	}
 	if *store != "" {
-		st, err := toolresult.NewDirStore(*store)
+		st, err := toolresult.OpenStore(context.Background(), *store)
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(unwrapPath(err)))
+			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(err))
 			return 1
 		}
 		opts = append(opts, toolresult.WithStore(st))
@@ -81,7 +83,8 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := p.Process(context.Background(), in)
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), message(err))
+		// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
+		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: "))
 		return 1
 	}
 	if *format == "text" {

@@ -6,6 +6,7 @@
 //	jsonmask [flags] [FILE ...]
 //	jsonmask demo
 //	jsonmask context [flags] [FILE]
+//	jsonmask query [flags] NAME PROGRAM
 //	jsonmask explain [mask flags] [-json] [FILE]
 //	jsonmask paths [mask flags] [-json | -html] [FILE]
 //	jsonmask studio [-mask JSON | -fields TEXT] [-listen ADDR] FILE...
@@ -45,6 +46,7 @@ type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 var commands = map[string]command{
 	"demo":    runDemo,
 	"context": runContext,
+	"query":   runQuery,
 	"explain": runExplain,
 	"paths":   runPaths,
 	"serve":   runServe,
@@ -55,6 +57,7 @@ var commands = map[string]command{
 const usage = `usage: jsonmask [flags] [FILE ...]
        jsonmask demo
        jsonmask context [flags] [FILE]
+       jsonmask query [-store URL] [-budget N] [-pointer P] NAME PROGRAM
        jsonmask explain [mask flags] [-json] [FILE]
        jsonmask paths [mask flags] [-json | -html] [FILE]
        jsonmask serve -config FILE

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jsonmask/jsonmask/config"
 	"github.com/jsonmask/jsonmask/gateway"
 	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,33 +27,41 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-const serveUsage = `usage: jsonmask serve -config FILE [-listen ADDR] [-upstream URL] [-admin ADDR]
-       jsonmask serve -upstream URL -mask JSON [-listen ADDR] [-admin ADDR]
+const serveUsage = `usage: jsonmask serve -config FILE [-listen ADDR] [-upstream URL] [-admin ADDR] [-h2c] [-allow-no-routes]
+       jsonmask serve -upstream URL -mask JSON [-listen ADDR] [-admin ADDR] [-h2c]
 
 Runs the masking reverse proxy (SPEC section 8): requests go to the
 upstream, and the responses of the config's routes are masked on their way
-back. -listen and -upstream override the config file. The admin listener
-serves /metrics (Prometheus) and /healthz. Each request logs one JSON line
-on standard error. SIGHUP reloads the config file (a bad one is logged and
-the old one kept); SIGTERM and SIGINT drain the requests in flight, up to
-limits.drain_timeout, and exit.
+back. -listen and -upstream override the config file. It speaks HTTP/1.1,
+HTTPS with HTTP/2 by ALPN when tls_cert_file and tls_key_file are set, and
+HTTP/2 without TLS (h2c) beside HTTP/1.1 with -h2c. The admin listener
+serves /metrics (Prometheus) and /healthz (503 from the first moment of a
+drain). Each request logs one JSON line on standard error. SIGHUP reloads
+the config file (a bad one is logged and the old one kept; a setting that
+changes only on a restart is named in a warning); SIGTERM and SIGINT drain
+the requests in flight, up to limits.drain_timeout, and exit. A fault of
+the config or of a listen address is one line and exit status 2.
 
-config (JSON; unknown keys are errors; mask_file is relative to the file):
+config (JSON; unknown keys, keys given twice or in another case are errors;
+paths are relative to the file):
   {"listen": "127.0.0.1:8080", "admin": "127.0.0.1:9090",
    "upstream": "http://127.0.0.1:9000", "case_sensitive_paths": false,
+   "tls_cert_file": "", "tls_key_file": "",
    "limits": {"max_body_bytes": 268435456, "max_ratio": 200, "max_depth": 10000,
               "max_token_bytes": 67108864, "response_header_timeout": "30s",
-              "read_header_timeout": "10s", "idle_timeout": "120s",
-              "drain_timeout": "30s"},
+              "max_idle_conns_per_host": 256, "read_header_timeout": "10s",
+              "idle_timeout": "120s", "drain_timeout": "30s"},
    "routes": [
      {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
      {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true,
-      "strict": true, "drop_mismatched": false, "trusted": false, "statuses": [200, 201]}]}
+      "strict": true, "drop_mismatched": false, "trusted": false, "statuses": [200, 201],
+      "sse_passthrough": ["[DONE]"]},
+     {"match": "GET /v2/users/{id}", "fields": "id,name,orgs(id)"}]}
 `
 
 // build compiles a config into the proxy's handler. Its errors read, after
 // message, "config ...".
-func build(c *gateway.Config, obs func(gateway.Report)) (http.Handler, error) {
+func build(c *config.File, obs func(gateway.Report)) (http.Handler, error) {
 	if c.Upstream == "" {
 		return nil, errors.New("config: no upstream: set \"upstream\" or -upstream URL")
 	}
@@ -69,6 +79,7 @@ func build(c *gateway.Config, obs func(gateway.Report)) (http.Handler, error) {
 // serveFlags are serve's own flags.
 type serveFlags struct {
 	config, listen, admin, upstream, mask string
+	h2c, allowNoRoutes                    bool
 }
 
 // metrics are what the admin listener serves (SPEC G9). They outlive
@@ -84,7 +95,7 @@ type metrics struct {
 func newMetrics() *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "jsonmask_gateway_requests_total", Help: "Requests, by route and outcome (masked, unmasked, unmatched, refused, aborted, bad_request).",
+		Name: "jsonmask_gateway_requests_total", Help: "Requests, by route and outcome (masked, unmasked, unmatched, refused, aborted, bad_request, upstream_error).",
 	}, []string{"route", "outcome"})
 	m.bytesIn = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "jsonmask_gateway_bytes_in_total", Help: "Response body bytes received from the upstream, as coded.",
@@ -149,6 +160,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.admin, "admin", "", "serve /metrics and /healthz on `ADDR` (overrides the config)")
 	fs.StringVar(&f.upstream, "upstream", "", "proxy to `URL` (overrides the config)")
 	fs.StringVar(&f.mask, "mask", "", "without -config: mask every route's responses with this JSON `mask`")
+	fs.BoolVar(&f.h2c, "h2c", false, "also speak HTTP/2 without TLS (h2c), for a client or proxy that knows it does")
+	fs.BoolVar(&f.allowNoRoutes, "allow-no-routes", false, "accept a config without routes, which masks nothing")
 	operands, status, done := parseCommand(fs, args, serveUsage, stdout, stderr)
 	switch {
 	case done:
@@ -160,15 +173,19 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case f.config != "" && f.mask != "":
 		return usageError(stderr, "jsonmask serve", errors.New("-mask is for use without -config: put the mask in a route"))
 	}
-	load := func() (*gateway.Config, error) {
-		c := &gateway.Config{}
+	load := func() (*config.File, error) {
+		c := &config.File{}
 		if f.config != "" {
+			var opts []config.Option
+			if f.allowNoRoutes {
+				opts = append(opts, config.AllowNoRoutes())
+			}
 			var err error
-			if c, err = gateway.LoadConfig(f.config); err != nil {
+			if c, err = config.Load(f.config, opts...); err != nil {
 				return nil, err
 			}
 		} else {
-			c.Routes = []gateway.RouteConfig{{Match: "/", Mask: json.RawMessage(f.mask)}}
+			c.Routes = []config.Route{{Match: "/", MaskConfig: config.MaskConfig{Mask: json.RawMessage(f.mask)}}}
 		}
 		if f.listen != "" {
 			c.Listen = f.listen
@@ -194,99 +211,149 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	return serve(cfg, h, load, m, logger)
+	svc, err := startServer(cfg, h, f.h2c, m, logger)
+	if err != nil {
+		return usageError(stderr, "jsonmask serve", err)
+	}
+	// The signals are ours before "listening" is said: a SIGHUP sent by
+	// whoever waits for that line must reload, never end the process.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	logger.Info("listening", "addr", svc.addr, "admin", svc.adminAddr, "protocols", svc.protocols,
+		"upstream", cfg.Upstream, "routes", len(cfg.Routes))
+	reloads := make(chan struct{})
+	go func() {
+		for range hup {
+			reloads <- struct{}{}
+		}
+	}()
+	return config.Run(ctx, svc, cfg, load, reloads, svc.errs, logger)
 }
 
-// serve runs the listeners until SIGTERM or SIGINT, reloading on SIGHUP.
-func serve(cfg *gateway.Config, h http.Handler, load func() (*gateway.Config, error), m *metrics, logger *slog.Logger) int {
-	var swap swapHandler
-	swap.set(h)
+// server is serve's config.Service: the proxy's listener and the admin's.
+type server struct {
+	swap            swapHandler
+	srv, admin      *http.Server
+	addr, adminAddr string
+	protocols       string
+	draining        atomic.Bool
+	errs            chan error
+	observe         func(gateway.Report)
+}
+
+// startServer listens on the config's addresses and serves h. A listen
+// address that is bad or in use is an error ("listen 127.0.0.1:80:
+// address already in use"), which the command reports as a config's.
+func startServer(cfg *config.File, h http.Handler, h2c bool, m *metrics, logger *slog.Logger) (*server, error) {
+	s := &server{errs: make(chan error, 2), observe: m.observer(logger)}
+	s.swap.set(h)
+	var tlsCert *tls.Certificate
+	if cfg.TLSCertFile != "" {
+		c, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("config: tls_cert_file and tls_key_file: %w", err)
+		}
+		tlsCert = &c
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
-		logger.Error("listen", "error", err.Error())
-		return 1
+		return nil, fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           &swap,
-		ReadHeaderTimeout: cfg.Limits.ReadHeaderTimeout.Or(gateway.DefaultReadHeaderTimeout),
-		IdleTimeout:       cfg.Limits.IdleTimeout.Or(gateway.DefaultIdleTimeout),
+	s.addr = ln.Addr().String()
+	s.srv = &http.Server{
+		Handler:           &s.swap,
+		ReadHeaderTimeout: cfg.Limits.ReadHeaderTimeout.Or(config.DefaultReadHeaderTimeout),
+		IdleTimeout:       cfg.Limits.IdleTimeout.Or(config.DefaultIdleTimeout),
 		// Aborted responses are on purpose (SPEC G5); the request's line
 		// says why. What else net/http has to say goes to the log.
 		ErrorLog: log.New(slogWriter{logger}, "", 0),
 	}
-	errs := make(chan error, 2)
-	go func() { errs <- srv.Serve(ln) }()
-	var admin *http.Server
-	adminAddr := ""
+	var p http.Protocols
+	p.SetHTTP1(true)
+	switch {
+	case tlsCert != nil:
+		p.SetHTTP2(true)
+		s.srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*tlsCert}, MinVersion: tls.VersionTLS12}
+		s.protocols = "HTTP/1.1, HTTP/2 (TLS)"
+	case h2c:
+		p.SetUnencryptedHTTP2(true)
+		s.protocols = "HTTP/1.1, h2c"
+	default:
+		s.protocols = "HTTP/1.1"
+	}
+	s.srv.Protocols = &p
+	var adminLn net.Listener
 	if cfg.Admin != "" {
-		aln, err := net.Listen("tcp", cfg.Admin)
-		if err != nil {
-			logger.Error("listen admin", "error", err.Error())
-			srv.Close()
-			return 1
+		if adminLn, err = net.Listen("tcp", cfg.Admin); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("listen admin: %w", err)
 		}
-		adminAddr = aln.Addr().String()
+		s.adminAddr = adminLn.Addr().String()
+	}
+	go func() {
+		var err error
+		if tlsCert != nil {
+			err = s.srv.ServeTLS(ln, "", "")
+		} else {
+			err = s.srv.Serve(ln)
+		}
+		if err != http.ErrServerClosed {
+			s.errs <- err
+		}
+	}()
+	if adminLn != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
-		admin = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() { errs <- admin.Serve(aln) }()
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+			if s.draining.Load() {
+				http.Error(w, "draining", http.StatusServiceUnavailable)
+				return
+			}
+			io.WriteString(w, "ok\n")
+		})
+		s.admin = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := s.admin.Serve(adminLn); err != http.ErrServerClosed {
+				s.errs <- err
+			}
+		}()
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "admin", adminAddr, "upstream", cfg.Upstream, "routes", len(cfg.Routes))
-
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sigs)
-	for {
-		select {
-		case err := <-errs:
-			logger.Error("serve", "error", err.Error())
-			srv.Close()
-			if admin != nil {
-				admin.Close()
-			}
-			return 1
-		case sig := <-sigs:
-			if sig == syscall.SIGHUP {
-				reload(&swap, load, m, logger, cfg)
-				continue
-			}
-			drain := cfg.Limits.DrainTimeout.Or(gateway.DefaultDrainTimeout)
-			logger.Info("draining", "signal", sig.String(), "deadline", drain.String())
-			ctx, cancel := context.WithTimeout(context.Background(), drain)
-			err := srv.Shutdown(ctx)
-			cancel()
-			if admin != nil {
-				admin.Close()
-			}
-			if err != nil {
-				logger.Error("drain cut short", "error", err.Error())
-				srv.Close()
-				return 1
-			}
-			logger.Info("stopped")
-			return 0
-		}
-	}
+	return s, nil
 }
 
-// reload reads the config again and swaps the handler, atomically; a bad
-// config is logged and the old one kept (SPEC G10). Listen addresses do not
-// change on a reload.
-func reload(swap *swapHandler, load func() (*gateway.Config, error), m *metrics, logger *slog.Logger, cur *gateway.Config) {
-	c, err := load()
-	if err == nil {
-		var h http.Handler
-		if h, err = build(c, m.observer(logger)); err == nil {
-			swap.set(h)
-			if c.Listen != cur.Listen || c.Admin != cur.Admin {
-				logger.Warn("reload: listen and admin addresses change only on a restart")
-			}
-			logger.Info("reloaded", "upstream", c.Upstream, "routes", len(c.Routes))
-			return
-		}
+// Reload builds the handler of f and swaps it in (SPEC G10).
+func (s *server) Reload(f *config.File) error {
+	h, err := build(f, s.observe)
+	if err != nil {
+		return err
 	}
-	logger.Error("reload failed; the old config stays", "error", message(err))
+	s.swap.set(h)
+	return nil
+}
+
+// Unhealthy makes /healthz answer 503 (SPEC G10).
+func (s *server) Unhealthy() { s.draining.Store(true) }
+
+// Drain shuts the proxy's listener down, waiting for the requests in
+// flight until ctx ends; /healthz answers 503 until its end.
+func (s *server) Drain(ctx context.Context) error {
+	s.draining.Store(true)
+	err := s.srv.Shutdown(ctx)
+	if s.admin != nil {
+		s.admin.Close()
+	}
+	return err
+}
+
+// Close stops both listeners at once.
+func (s *server) Close() {
+	s.srv.Close()
+	if s.admin != nil {
+		s.admin.Close()
+	}
 }
 
 // slogWriter turns net/http's log lines into slog records.

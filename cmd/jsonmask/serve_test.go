@@ -3,9 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/config"
 )
 
 const serveCanary = "CANARY-5e7b"
@@ -37,18 +46,22 @@ func TestServeConfig(t *testing.T) {
 		  "routes": [
 		    {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
 		    {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true, "strict": true, "statuses": [200, 201]}]}`, ""},
-		{"HTTPS", `{"upstream": "https://x"}`, ""},
-		{"NoUpstream", `{"routes": []}`, `config: no upstream`},
-		{"BadUpstream", `{"upstream": "ftp://x"}`, `config: upstream "ftp://x" is not an http or https URL`},
-		{"NoHost", `{"upstream": "http:///x"}`, `not an http or https URL`},
-		{"UnknownKey", `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, `config ` + filepath.Join(dir, "UnknownKey.json") + `: unknown key "mask_fil"`},
-		{"BadMask", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, `config ` + filepath.Join(dir, "BadMask.json") + `: route 0 ("/a"): mask member "/x"`},
+		{"HTTPS", `{"upstream": "https://x", "routes": [{"match": "/", "mask": {}}]}`, ""},
+		{"NoUpstream", `{"routes": [{"match": "/", "mask": {}}]}`, `config: no upstream`},
+		{"NoRoutes", `{"upstream": "http://x", "routes": []}`, `routes: none given`},
+		{"BadUpstream", `{"upstream": "ftp://x", "routes": [{"match": "/", "mask": {}}]}`, `config: upstream "ftp://x" is not an http or https URL`},
+		{"NoHost", `{"upstream": "http:///x", "routes": [{"match": "/", "mask": {}}]}`, `not an http or https URL`},
+		{"KeyTwice", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "strict": true, "strict": false}]}`, `routes[0]: key "strict" given twice`},
+		{"KeyCase", `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "STRICT": false}]}`, `routes[0]: key "STRICT" is "strict" in another case`},
+		{"Fields", `{"upstream": "http://x", "routes": [{"match": "/", "fields": "id,user(name)"}]}`, ""},
+		{"UnknownKey", `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, `config ` + filepath.Join(dir, "UnknownKey.json") + `: routes[0]: unknown key "mask_fil"`},
+		{"BadMask", `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, `config ` + filepath.Join(dir, "BadMask.json") + `: routes[0] ("/a"): mask member "/x"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, c.name+".json")
 			os.WriteFile(path, []byte(c.config), 0o644)
-			cfg, err := gateway.LoadConfig(path)
+			cfg, err := config.Load(path)
 			if err == nil {
 				_, err = build(cfg, nil)
 			}
@@ -68,6 +81,12 @@ func TestServeConfig(t *testing.T) {
 
 // TestServeUsage: bad invocations exit 2 with one line, -h exits 0.
 func TestServeUsage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -77,12 +96,15 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve"}, 2, "give -config FILE, or -upstream URL and -mask JSON"},
 		{[]string{"serve", "-upstream", "http://x"}, 2, "give -config FILE"},
 		{[]string{"serve", "-config", "/nonexistent.json"}, 2, "no such file"},
-		{[]string{"serve", "-upstream", "http://x", "-mask", "{"}, 2, "route 0"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{"}, 2, "routes[0]"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-listen", "nonsense"}, 2, "jsonmask: listen: listen tcp: address nonsense: missing port in address\n"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-listen", busy}, 2, "address already in use\n"},
+		{[]string{"serve", "-upstream", "http://x", "-mask", "{}", "-admin", busy}, 2, "jsonmask: listen admin: "},
 		{[]string{"serve", "-bogus"}, 2, "flag provided but not defined"},
 	} {
 		var out, errb bytes.Buffer
 		status := run(c.args, strings.NewReader(""), &out, &errb)
-		if status != c.status || !strings.Contains(out.String()+errb.String(), c.out) {
+		if status != c.status || !strings.Contains(out.String()+errb.String(), c.out) || status == 2 && strings.Count(errb.String(), "\n") > 2 {
 			t.Errorf("%v: status %d, stdout %q, stderr %q; want %d and %q", c.args, status, out.String(), errb.String(), c.status, c.out)
 		}
 	}
@@ -256,9 +278,15 @@ func TestServe(t *testing.T) {
 		}
 	})
 	t.Run("ReloadGood", func(t *testing.T) {
-		writeConfig(`{"upstream": "` + upstream.URL + `", "routes": [{"match": "GET /v1/{x}", "mask": {"name": true}}]}`)
+		// The admin listener and read_header_timeout change only on a
+		// restart: named; the rest applies.
+		writeConfig(`{"upstream": "` + upstream.URL + `", "limits": {"read_header_timeout": "3s", "drain_timeout": "10s"},
+		  "routes": [{"match": "GET /v1/{x}", "mask": {"name": true}}]}`)
 		p.cmd.Process.Signal(syscall.SIGHUP)
 		p.waitLog(t, "reloaded")
+		if w := p.waitLog(t, "reload: these settings change only on a restart"); w["keys"] != "admin, limits.read_header_timeout" {
+			t.Errorf("warning %v", w)
+		}
 		if status, body := p.get(t, "/v1/items"); status != 200 || body != `{"name":"n"}` {
 			t.Fatalf("after a good reload: %d %q", status, body)
 		}
@@ -283,6 +311,12 @@ func TestServe(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // the request is in flight
 		p.cmd.Process.Signal(syscall.SIGTERM)
 		p.waitLog(t, "draining")
+		// SPEC G10: the health check says so from the first moment.
+		if resp, err := http.Get("http://" + p.admin + "/healthz"); err != nil || resp.StatusCode != 503 {
+			t.Errorf("healthz while draining: %v %v", resp, err)
+		} else {
+			resp.Body.Close()
+		}
 		if _, err := http.Get("http://" + p.addr + "/v1/items"); err == nil {
 			t.Error("a new request was served while draining")
 		}
@@ -305,5 +339,98 @@ func TestServe(t *testing.T) {
 		if strings.Contains(fmt.Sprint(l), serveCanary) {
 			t.Errorf("the canary is in the log: %v", l)
 		}
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key into dir.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// TestServeHTTP2: with tls_cert_file and tls_key_file serve speaks HTTP/2
+// by ALPN, and with -h2c HTTP/2 without TLS; on both a masked body that
+// fails after bytes were sent is aborted by a stream reset, so that no
+// client takes it for complete (SPEC G5, G11).
+func TestServeHTTP2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "jsonmask")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	prefix := `{"id":7,"items":[` + strings.Repeat(`{"k":1,"v":"`+serveCanary+`"},`, 20000)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/broken" {
+			io.WriteString(w, prefix)
+			w.(http.Flusher).Flush()
+			io.WriteString(w, `{"k":2,"v":"`+serveCanary+`",}]}`)
+			return
+		}
+		fmt.Fprintf(w, `{"id":7,"secret":"%s"}`, serveCanary)
+	}))
+	defer upstream.Close()
+	_, _, pool := selfSigned(t, dir)
+	cfg := filepath.Join(dir, "config.json")
+	os.WriteFile(cfg, []byte(`{"upstream": "`+upstream.URL+`", "tls_cert_file": "cert.pem", "tls_key_file": "key.pem",
+	  "routes": [{"match": "GET /v1/{x}", "mask": {"id": true, "items": {"k": true}}}]}`), 0o644)
+	tlsProc := startServe(t, bin, "-config", cfg, "-listen", "127.0.0.1:0")
+	h2cProc := startServe(t, bin, "-upstream", upstream.URL, "-mask", `{"id": true, "items": {"k": true}}`, "-listen", "127.0.0.1:0", "-h2c")
+	var h2c http.Protocols
+	h2c.SetUnencryptedHTTP2(true)
+	for _, c := range []struct {
+		name, base string
+		client     *http.Client
+	}{
+		{"TLS", "https://" + tlsProc.addr, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}},
+		{"h2c", "http://" + h2cProc.addr, &http.Client{Transport: &http.Transport{Protocols: &h2c}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := c.client.Get(c.base + "/v1/items")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.ProtoMajor != 2 || string(b) != `{"id":7}` {
+				t.Fatalf("%s %q", resp.Proto, b)
+			}
+			resp, err = c.client.Get(c.base + "/v1/broken")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err == nil || !strings.Contains(err.Error(), "stream error") {
+				t.Errorf("%s: read %d bytes, %v: want a stream reset", resp.Proto, len(b), err)
+			}
+			if strings.Contains(string(b), serveCanary) {
+				t.Error("the canary reached the client")
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/gateway"
 )
 
 func init() {
@@ -41,6 +42,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		trusted
 //		wildcards
 //		statuses        <code...>
+//		sse_passthrough [<payload>...] # strict routes: "[DONE]" unless given
 //		route <pattern> {            # "GET /v1/items/{id}"; as many as needed
 //			<mask, mask_file, fields and the options above>
 //		}
@@ -65,7 +67,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		switch key {
 		case "route":
 			var rt Route
-			if err := rt.unmarshal(d); err != nil {
+			if err := unmarshalRoute(d, &rt, h.Routes); err != nil {
 				return err
 			}
 			h.Routes = append(h.Routes, rt)
@@ -86,18 +88,18 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if h.Limits == nil {
 				h.Limits = new(Limits)
 			}
-			if err := h.Limits.unmarshal(d, key); err != nil {
+			if err := unmarshalLimit(d, h.Limits, key); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := h.MaskConfig.unmarshal(d, seen); err != nil {
+		if err := unmarshalMask(d, &h.MaskConfig, seen); err != nil {
 			return err
 		}
 	}
 	switch {
-	case h.given():
-	case h.options():
+	case h.Given():
+	case h.Options():
 		return d.Err("mask options without a mask: give mask, mask_file or fields")
 	case len(h.Routes) == 0:
 		return d.Err("no mask: give mask, mask_file, fields or a route")
@@ -105,9 +107,10 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// unmarshal reads a route subdirective, whose name is under the cursor,
-// and its block.
-func (rt *Route) unmarshal(d *caddyfile.Dispenser) error {
+// unmarshalRoute reads a route subdirective, whose name is under the
+// cursor, and its block. Its pattern is checked here, alone and against
+// the routes before it, so that a bad one or a conflict names its line.
+func unmarshalRoute(d *caddyfile.Dispenser, rt *Route, before []Route) error {
 	if !d.NextArg() {
 		return d.ArgErr()
 	}
@@ -116,32 +119,42 @@ func (rt *Route) unmarshal(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.Errf("route %q: one pattern per route; quote a pattern with a method: \"GET /v1/items\"", rt.Match)
 	}
+	probe := make([]gateway.Route, 0, len(before)+1)
+	for _, b := range append(before, *rt) {
+		probe = append(probe, gateway.Route{Pattern: b.Match, Mask: anyMask})
+	}
+	if _, err := gateway.NewRoutes(probe); err != nil {
+		return d.Errf("route %q: %s", rt.Match, trimPrefix(err))
+	}
 	seen := map[string]bool{}
 	for nesting := d.Nesting(); d.NextBlock(nesting); {
 		if d.Val() == "route" {
 			return d.Err("a route inside a route")
 		}
-		if err := rt.MaskConfig.unmarshal(d, seen); err != nil {
+		if err := unmarshalMask(d, &rt.MaskConfig, seen); err != nil {
 			return err
 		}
 	}
-	if !rt.given() {
+	if !rt.Given() {
 		// At the route's line, as the dispenser would say it.
 		return fmt.Errorf("route %q: no mask: give mask, mask_file or fields in its block, at %s:%d", rt.Match, file, line)
 	}
 	return nil
 }
 
-// unmarshal reads the subdirective under the cursor into c: the mask or
-// one of its options.
-func (c *MaskConfig) unmarshal(d *caddyfile.Dispenser, seen map[string]bool) error {
+// anyMask stands for the masks of routes whose patterns are checked.
+var anyMask = jsonmask.MustCompile(`{}`)
+
+// unmarshalMask reads the subdirective under the cursor into c: the mask
+// or one of its options.
+func unmarshalMask(d *caddyfile.Dispenser, c *MaskConfig, seen map[string]bool) error {
 	key := d.Val()
 	switch key {
 	case "mask", "mask_file", "fields":
 		if err := once(d, seen); err != nil {
 			return err
 		}
-		if c.given() {
+		if c.Given() {
 			return d.Errf("%s: give one of mask, mask_file and fields", key)
 		}
 		if !d.NextArg() {
@@ -190,6 +203,12 @@ func (c *MaskConfig) unmarshal(d *caddyfile.Dispenser, seen map[string]bool) err
 			c.Statuses = append(c.Statuses, code)
 		}
 		return nil
+	case "sse_passthrough":
+		if err := once(d, seen); err != nil {
+			return err
+		}
+		c.SSEPassthrough = append([]string{}, d.RemainingArgs()...) // none: let nothing through
+		return nil
 	}
 	flag := map[string]*bool{
 		"arrays": &c.Arrays, "strict": &c.Strict, "drop_mismatched": &c.DropMismatched,
@@ -208,8 +227,8 @@ func (c *MaskConfig) unmarshal(d *caddyfile.Dispenser, seen map[string]bool) err
 	return nil
 }
 
-// unmarshal reads the limit key, whose name is under the cursor.
-func (l *Limits) unmarshal(d *caddyfile.Dispenser, key string) error {
+// unmarshalLimit reads the limit key, whose name is under the cursor.
+func unmarshalLimit(d *caddyfile.Dispenser, l *Limits, key string) error {
 	if !d.NextArg() {
 		return d.ArgErr()
 	}

@@ -198,6 +198,9 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"MaskNotTrue", "mask `{\"id\": false}`", 3, `mask: mask member "/id" must be true or an object, got false`},
 		{"FieldsUnbalanced", "fields \"id,user(name\"", 3, "fields:"},
 		{"TwoMasks", "fields id\nmask_file a.json", 4, "give one of mask, mask_file and fields"},
+		// Item 10: a bad pattern or a conflict fails at adapt, at its line.
+		{"RouteBadPattern", "route \"GET\" {\n\tfields id\n}", 3, `route "GET": route 0 ("GET"): parsing`},
+		{"RouteConflict", "route \"GET /a/{x}\" {\n\tfields id\n}\nroute \"GET /{y}/b\" {\n\tfields id\n}", 6, `conflicts with route 0 ("GET /a/{x}")`},
 		{"Twice", "fields id\narrays\narrays", 5, "arrays given twice"},
 		{"MaskTwoArguments", "mask_file a.json b.json", 3, "mask_file takes one argument"},
 		{"NoMaskArgument", "mask_file", 3, "wrong argument count"},
@@ -374,20 +377,21 @@ func TestProvisionErrors(t *testing.T) {
 	cases := []struct {
 		name, handler, msg string
 	}{
-		{"UnknownKey", `"mask_flie": "a.json"`, `unknown field "mask_flie"`},
-		{"UnknownRouteKey", `"routes": [{"match": "/", "fields": "id", "stirct": true}]`, `unknown field "stirct"`},
+		{"UnknownKey", `"mask_flie": "a.json"`, `http.handlers.jsonmask: unknown key "mask_flie", at offset`},
+		{"KeyCase", `"fields": "id", "Strict": true`, `http.handlers.jsonmask: key "Strict" is "strict" in another case`},
+		{"UnknownRouteKey", `"routes": [{"match": "/", "fields": "id", "stirct": true}]`, `http.handlers.jsonmask: routes[0]: unknown key "stirct"`},
 		{"NoMask", `"arrays": true`, "http.handlers.jsonmask: mask options without a mask"},
 		{"Nothing", ``, "http.handlers.jsonmask: no mask"},
-		{"MissingFile", `"mask_file": "/nonexistent/mask.json"`, "http.handlers.jsonmask: mask_file: open /nonexistent/mask.json: no such file"},
+		{"MissingFile", `"mask_file": "/nonexistent/mask.json"`, "http.handlers.jsonmask: mask_file /nonexistent/mask.json: no such file"},
 		{"BadFile", `"mask_file": ` + strconv.Quote(bad), `http.handlers.jsonmask: mask_file ` + bad + `: mask member "/x" must be true or an object, got a number`},
-		{"TwoMasks", `"mask": {"id": true}, "fields": "id"`, "http.handlers.jsonmask: give one of mask, mask_file and fields"},
+		{"TwoMasks", `"mask": {"id": true}, "fields": "id"`, `http.handlers.jsonmask: give one of "mask", "mask_file" and "fields"`},
 		{"BadFields", `"fields": "a(("`, "http.handlers.jsonmask: invalid fields mask: empty name before '(' at offset 2"},
 		{"RouteNoMatch", `"routes": [{"fields": "id"}]`, `http.handlers.jsonmask: route 0 (""): no match pattern`},
 		{"RouteNoMask", `"routes": [{"match": "/v1/"}]`, `http.handlers.jsonmask: route 0 ("/v1/"): no mask`},
 		{"RouteBadMask", `"routes": [{"match": "/v1/", "mask": {"a": 1}}]`, `http.handlers.jsonmask: route 0 ("/v1/"): mask member "/a" must be true or an object, got a number`},
-		{"RouteBadPattern", `"routes": [{"match": "GET", "fields": "id"}]`, `http.handlers.jsonmask: route 0: parsing`},
-		{"RouteConflict", `"routes": [{"match": "GET /a/{x}", "fields": "id"}, {"match": "GET /{y}/b", "fields": "id"}]`, `http.handlers.jsonmask: route 1: pattern "GET /{y}/b" conflicts with pattern "GET /a/{x}"`},
-		{"NegativeDepth", `"fields": "id", "limits": {"max_depth": -1}`, `http.handlers.jsonmask: limits: max_depth must be positive`},
+		{"RouteBadPattern", `"routes": [{"match": "GET", "fields": "id"}]`, `http.handlers.jsonmask: route 0 ("GET"): parsing`},
+		{"RouteConflict", `"routes": [{"match": "GET /a/{x}", "fields": "id"}, {"match": "GET /{y}/b", "fields": "id"}]`, `http.handlers.jsonmask: route 1 ("GET /{y}/b"): conflicts with route 0 ("GET /a/{x}")`},
+		{"NegativeDepth", `"fields": "id", "limits": {"max_depth": -1}`, `http.handlers.jsonmask: limits.max_depth must be 0 (the default) or more, got -1`},
 		{"RouteAndOwnMask", `"fields": "id", "routes": [{"match": "/", "fields": "x"}]`, `http.handlers.jsonmask: route 0 ("/"): the pattern "/" is the handler's own mask's`},
 	}
 	for _, tc := range cases {
@@ -407,5 +411,43 @@ func TestProvisionErrors(t *testing.T) {
 				t.Fatalf("error %q, want %q", err, tc.msg)
 			}
 		})
+	}
+}
+
+// TestSSEPassthroughNone: "sse_passthrough" with no payload lets none
+// through, also after the Caddyfile became JSON (an empty list is kept,
+// not taken for the default).
+func TestSSEPassthroughNone(t *testing.T) {
+	d := caddyfile.NewTestDispenser("jsonmask {\n\tfields id\n\tstrict\n\tsse_passthrough\n}")
+	var h Handler
+	if err := h.UnmarshalCaddyfile(d); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(&h)
+	if err != nil || !strings.Contains(string(b), `"sse_passthrough":[]`) {
+		t.Fatalf("%s %v", b, err)
+	}
+	var back Handler
+	if err := json.Unmarshal(b, &back); err != nil || back.SSEPassthrough == nil || len(back.SSEPassthrough) != 0 {
+		t.Fatalf("read back %#v, %v", back.SSEPassthrough, err)
+	}
+}
+
+// TestUnmarshalJSONStrict: the module's JSON goes through the strict
+// parser of `jsonmask serve` (SPEC G11): a key given twice is an error
+// (Caddy's own loading may drop the first before the module sees it).
+func TestUnmarshalJSONStrict(t *testing.T) {
+	for _, c := range []struct{ in, err string }{
+		{`{"fields": "id", "strict": true, "strict": false}`, `key "strict" given twice`},
+		{`{"routes": [{"match": "/", "mask": {}, "mask": {"a": true}}]}`, `routes[0]: key "mask" given twice`},
+		{`{"fields": "id", "STRICT": true}`, `key "STRICT" is "strict" in another case`},
+		{`{"fields": "id", "limits": {"max_depth": 1, "max_depth": 2}}`, `limits: key "max_depth" given twice`},
+		{`{"fields": "id", "sse_passthrough": ["[DONE]"], "wildcards": true}`, ``},
+	} {
+		var h Handler
+		err := json.Unmarshal([]byte(c.in), &h)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: %v, want %q", c.in, err, c.err)
+		}
 	}
 }

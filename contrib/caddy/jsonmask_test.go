@@ -3,6 +3,7 @@ package jsonmaskcaddy
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -247,6 +248,17 @@ func TestFailClosed(t *testing.T) {
 		{"TruncatedJSON", "/", func(w http.ResponseWriter) {
 			w.Write([]byte(`{"id":1,"x":"` + canary + `","items":[{"k":1}`))
 		}, "problem", ""},
+		// SPEC G2: an SSE label lets nothing through a strict route that
+		// is not an object, with or without encode.
+		{"Strict/SSELabel", "/strict/", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write([]byte("data: " + canary + "\n\n"))
+		}, "problem", ""},
+		{"Strict/SSEGzip", "/strict/", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(codingtest.Encode(t, "gzip", []byte("data: [\""+canary+"\"]\n\n")))
+		}, "problem", ""},
 		{"Strict/HTML", "/strict/", func(w http.ResponseWriter) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>" + canary))
@@ -487,17 +499,29 @@ func TestPaths(t *testing.T) {
 		status int
 		body   string
 		upPath string // the path the upstream got
+		method string // GET if ""
 	}{
-		{"/v1/items", 200, `{"id":1}`, "/v1/items"},
-		{"/V1/ITEMS", 200, `{"id":1}`, "/V1/ITEMS"},
-		{"//v1/./items/", 200, `{"id":1}`, "/v1/items/"},
-		{"/v1/%69tems", 200, `{"id":1}`, "/v1/items"},
-		{"/v1/x/..;/items", 200, `{"id":1}`, "/v1/items"},
-		{"/v1%2Fitems", 400, "", ""},
-		{"/other", 200, body, "/other"},
+		{"/v1/items", 200, `{"id":1}`, "/v1/items", ""},
+		// Issue 26 (SPEC G8): methods in upper case, every method masked on
+		// a masked path, format suffixes, encoded ';' and spaces, double
+		// encoding and non-ASCII refused.
+		{"/v1/items", 200, `{"id":1}`, "/v1/items", "get"},
+		{"/v1/items", 200, `{"id":1}`, "/v1/items", "POST"},
+		{"/v1/items.json", 200, `{"id":1}`, "/v1/items.json", ""},
+		{"/v1/items%3B", 200, `{"id":1}`, "/v1/items%3B", ""},
+		{"/v1/items%20", 200, `{"id":1}`, "/v1/items%20", ""},
+		{"/v1/%2569tems", 400, "", "", ""},
+		{"/v1/item%C5%BF", 400, "", "", ""},
+		{"/V1/ITEMS", 200, `{"id":1}`, "/V1/ITEMS", ""},
+		{"//v1/./items/", 200, `{"id":1}`, "/v1/items/", ""},
+		{"/v1/%69tems", 200, `{"id":1}`, "/v1/items", ""},
+		{"/v1/x/..;/items", 200, `{"id":1}`, "/v1/items", ""},
+		{"/v1%2Fitems", 400, "", "", ""},
+		{"/other", 200, body, "/other", ""},
 	}
 	for _, tc := range cases {
-		t.Run(strings.ReplaceAll(tc.path, "/", "_"), func(t *testing.T) {
+		method := cmp.Or(tc.method, "GET")
+		t.Run(method+strings.ReplaceAll(tc.path, "/", "_"), func(t *testing.T) {
 			mu.Lock()
 			seen = nil
 			mu.Unlock()
@@ -508,7 +532,7 @@ func TestPaths(t *testing.T) {
 			defer conn.Close()
 			conn.SetDeadline(time.Now().Add(10 * time.Second))
 			// A raw request: net/http's client would clean the path.
-			fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\nRange: bytes=0-3\r\nX-HTTP-Method-Override: DELETE\r\nAccept-Encoding: br, gzip\r\nConnection: close\r\n\r\n", tc.path)
+			fmt.Fprintf(conn, "%s %s HTTP/1.1\r\nHost: x\r\nRange: bytes=0-3\r\nX-HTTP-Method-Override: DELETE\r\nX-Original-URL: /v1/items\r\nAccept-Encoding: br, gzip\r\nConnection: close\r\n\r\n", method, tc.path)
 			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -539,8 +563,8 @@ func TestPaths(t *testing.T) {
 				t.Fatalf("%d upstream requests", len(seen))
 			}
 			h := seen[0]
-			if h.Get("X-Http-Method-Override") != "" {
-				t.Errorf("the method override reached the upstream")
+			if h.Get("X-Http-Method-Override") != "" || h.Get("X-Original-Url") != "" {
+				t.Errorf("a method or URL override reached the upstream")
 			}
 			masked := tc.body != body
 			if masked && (h.Get("Range") != "" || strings.Contains(h.Get("Accept-Encoding"), "br")) {

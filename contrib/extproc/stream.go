@@ -139,7 +139,7 @@ func (st *stream) requestHeaders(h *extprocv3.HttpHeaders) error {
 		authority, target = a, p
 	}
 	path, query, hasQuery := strings.Cut(target, "?")
-	d, err := st.s.routes.MatchPath(hs.method, authority, path)
+	d, err := st.s.routes.MatchPath(hs.method, authority, target, hs.h)
 	if err != nil {
 		st.phase = phaseEnded
 		st.rep.Status, st.rep.Outcome, st.rep.Err = http.StatusBadRequest, gateway.OutcomeBadRequest, err
@@ -245,7 +245,7 @@ func (st *stream) responseHeaders(h *extprocv3.HttpHeaders) error {
 	if !canMask(st.respMode) {
 		return st.fail(&protocolError{what: "response_body_mode " + st.respMode.String() + " cannot mask a body: use FULL_DUPLEX_STREAMED or STREAMED"})
 	}
-	b, err := gateway.NewBody(&st.out, st.route.Mask, hs.h, st.s.limits)
+	b, err := gateway.NewBody(&st.out, st.route.Mask, hs.h, st.s.limits, gateway.SSEPassthrough(st.route.SSEPassthrough))
 	if err != nil {
 		return st.fail(err)
 	}

@@ -215,6 +215,8 @@ func TestRequestHeaders(t *testing.T) {
 			"If-Range":               {`"v1"`},
 			"X-Http-Method-Override": {"DELETE"},
 			"X-Method-Override":      {"DELETE"},
+			"X-Original-Url":         {"/v1/items"},
+			"X-Rewrite-Url":          {"/v1/items"},
 			"Authorization":          {"Bearer t"},
 		}
 	}
@@ -223,6 +225,7 @@ func TestRequestHeaders(t *testing.T) {
 		upPath     string // "" for a refused request
 		route      string
 		masked     bool
+		method     string
 	}{
 		{name: "Clean", path: "/v1/items", upPath: "/v1/items", route: "/v1/items", masked: true},
 		{name: "Query", path: "/v1/items?a=1&b=%2F", upPath: "/v1/items?a=1&b=%2F", route: "/v1/items", masked: true},
@@ -236,11 +239,19 @@ func TestRequestHeaders(t *testing.T) {
 		{name: "EncodedSlash", path: "/v1%2Fitems"},
 		{name: "BadEscape", path: "/v1/it%zzems"},
 		{name: "Backslash", path: "/v1\\items"},
+		// SPEC G8, round 2: what common frameworks route to a masked path.
+		{name: "JSONSuffix", path: "/v1/items.json", upPath: "/v1/items.json", route: "/v1/items", masked: true},
+		{name: "EncodedSemicolon", path: "/v1/items%3b?a=1", upPath: "/v1/items%3B?a=1", route: "/v1/items", masked: true},
+		{name: "EncodedSpace", path: "/v1/items%20", upPath: "/v1/items%20", route: "/v1/items", masked: true},
+		{name: "DoubleEncoding", path: "/v1/%2569tems"},
+		{name: "NonASCII", path: "/v1/item%C5%BF"},
+		{name: "Connect", path: "/v1/items", method: "CONNECT"},
+		{name: "AuthorityForm", path: "api.test:443"},
 	}
 	for _, c := range cases {
 		for _, mode := range modes {
 			t.Run(c.name+"/"+mode.String(), func(t *testing.T) {
-				out := h.run(t, exchange{mode: mode, path: c.path, reqHeader: reqHeader(),
+				out := h.run(t, exchange{mode: mode, method: c.method, path: c.path, reqHeader: reqHeader(),
 					header: http.Header{"Content-Type": {"application/json"}}, body: obj})
 				if c.upPath == "" {
 					if !out.local || out.status != 400 {
@@ -258,6 +269,9 @@ func TestRequestHeaders(t *testing.T) {
 				up := out.upHeader
 				if up.Get("X-Http-Method-Override") != "" || up.Get("X-Method-Override") != "" {
 					t.Errorf("method overrides reach the upstream: %v", up)
+				}
+				if up.Get("X-Original-Url") != "" || up.Get("X-Rewrite-Url") != "" {
+					t.Errorf("URL overrides reach the upstream: %v", up)
 				}
 				if up.Get("Authorization") != "Bearer t" {
 					t.Errorf("Authorization lost: %v", up)
@@ -375,7 +389,12 @@ func TestFailClosed(t *testing.T) {
 		body       []byte
 		early      bool   // refused before any masked byte could be sent, if the body is not streamed
 		valid      []byte // a valid body that this one starts like: what was sent is a prefix of its masking (SPEC V5)
+		sse        bool   // labelled text/event-stream
 	}{
+		// SPEC G2: an SSE label lets no payload through a strict route
+		// that is not an object, "[DONE]" aside.
+		{name: "StrictSSE", path: "/v1/strict", sse: true, body: []byte("data: [DONE]\n\ndata: " + canary + "\n\n")},
+		{name: "StrictSSEJSONArray", path: "/v1/strict", sse: true, body: []byte("data: [\"" + canary + "\"]\n\n"), early: true},
 		{name: "Invalid", path: "/v1/items", body: []byte(`{"id":1,"x":"` + canary + `",}`), early: true},
 		{name: "InvalidLate", path: "/v1/items", body: lateInvalid, valid: big},
 		{name: "Truncated", path: "/v1/items", body: []byte(`{"id":1,"x":"` + canary), early: true},
@@ -400,6 +419,9 @@ func TestFailClosed(t *testing.T) {
 				for _, cl := range []bool{true, false} {
 					t.Run(fmt.Sprintf("%s/%s/chunk=%d/length=%v", c.name, mode, size, cl), func(t *testing.T) {
 						bc := bodyCase{contentType: "application/json", contentLength: cl}
+						if c.sse {
+							bc.contentType = "text/event-stream"
+						}
 						out := h.run(t, exchange{mode: mode, path: c.path, header: bc.responseHeader(coding, c.body), body: c.body, chunk: size})
 						if out.complete || out.passedRest {
 							t.Fatalf("a refused body completed: %+v", out.report)

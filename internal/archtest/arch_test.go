@@ -46,12 +46,13 @@ var arrows = map[string][]string{
 	"internal/reportlog":  {"gateway"},
 	"internal/corpus":     {},
 	"internal/codingtest": {},
+	"internal/s3test":     {}, // starts the S3-compatible server the store tests use
 	"internal/archtest":   {},
 	"fuzz":                {}, // test files only
 }
 
 // testOnly are the packages only tests may import.
-var testOnly = []string{"internal/reference", "internal/corpus", "internal/codingtest"}
+var testOnly = []string{"internal/reference", "internal/corpus", "internal/codingtest", "internal/s3test"}
 
 // otherModules are the modules that import this one through a replace:
 // they may import its public packages, not internal/ ones. outsiders are
@@ -61,11 +62,10 @@ var testOnly = []string{"internal/reference", "internal/corpus", "internal/codin
 var (
 	otherModules = []string{"contrib/caddy", "contrib/extproc", "bench"}
 	outsiders    = map[string]bool{
-		"contrib/extproc/cmd/jsonmask-extproc -> internal/reportlog": true,
-		"contrib/caddy (test) -> internal/codingtest":                true,
-		"contrib/caddy (test) -> internal/corpus":                    true,
-		"contrib/extproc (test) -> internal/codingtest":              true,
-		"contrib/extproc (test) -> internal/corpus":                  true,
+		"contrib/caddy (test) -> internal/codingtest":   true,
+		"contrib/caddy (test) -> internal/corpus":       true,
+		"contrib/extproc (test) -> internal/codingtest": true,
+		"contrib/extproc (test) -> internal/corpus":     true,
 	}
 )
 

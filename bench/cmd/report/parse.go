@@ -77,6 +77,11 @@ func parse(r io.Reader) (*results, error) {
 	return res, sc.Err()
 }
 
+// throughputUnit is the unit of the throughput that the report's medians are
+// of: MB/s (wall time, as go test -bench reports it), or cpu-MB/s (the CPU
+// time of the benchmark's thread, as BenchmarkMask reports it too).
+var throughputUnit = "MB/s"
+
 // parseRun reads the value-unit pairs that follow the iteration count.
 func parseRun(f []string) (run, error) {
 	var rn run
@@ -88,14 +93,14 @@ func parseRun(f []string) (run, error) {
 		if err != nil {
 			return rn, fmt.Errorf("value %q: %v", f[i], err)
 		}
-		switch f[i+1] {
-		case "ns/op":
-			rn.nsPerOp = v
-		case "MB/s":
+		switch u := f[i+1]; {
+		case u == throughputUnit:
 			rn.mbPerSec, rn.hasMB = v, true
-		case "B/op":
+		case u == "ns/op":
+			rn.nsPerOp = v
+		case u == "B/op":
 			rn.bytesPerOp = v
-		case "allocs/op":
+		case u == "allocs/op":
 			rn.allocsPerOp, rn.hasAllocs = v, true
 		}
 	}

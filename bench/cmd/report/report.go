@@ -40,8 +40,13 @@ func markdown(r *results, m meta) []byte {
 	}
 
 	p("## Throughput\n\n")
-	p("Median MB/s of input (higher is better). `sonic-valid` and `jsonmask-valid` ")
-	p("(validation only, by sonic.Valid and by jsonmask's tokenizer) and `copy` (memcpy) ")
+	p("Median %s of input (higher is better", throughputUnit)
+	if throughputUnit == "cpu-MB/s" {
+		p("; by the CPU time of the benchmark's thread, not wall time")
+	}
+	p("). `sonic-valid` and `jsonmask-valid` ")
+	p("(validation only, by sonic.Valid and by jsonmask's tokenizer), `limit:simdjson` ")
+	p("(simdjson's DOM parse in C++, with the build tag simdjson) and `copy` (memcpy) ")
 	p("are limits, not maskers.\n\n")
 	if m.chart != "" {
 		p("![Throughput per workload and implementation](%s)\n\n", m.chart)
@@ -92,6 +97,7 @@ func markdown(r *results, m meta) []byte {
 	}
 	p("\n### (d) streaming against in-memory, per workload\n\n")
 	ratioTable(&b, d.rows, implStream, "")
+	r.limitsSection(&b)
 	if len(offenders) > 0 {
 		p("\n### (e) allocating benchmarks\n\n")
 		for _, o := range offenders {

@@ -31,8 +31,11 @@ var implColors = map[string]string{
 	"sonic":            "#ff7f0e",
 	"fastjson":         "#2ca02c",
 	"jsontext":         "#9467bd",
+	"jx":               "#8c564b",
+	"simdjson-go":      "#e377c2",
 	"sonic-valid":      "#7f7f7f",
 	"jsonmask-valid":   "#a3a3a3",
+	"limit:simdjson":   "#525252",
 	"copy":             "#c7c7c7",
 }
 

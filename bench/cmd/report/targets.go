@@ -19,7 +19,7 @@ const (
 const peerRatio = 2.0
 
 // peers are the maskers that jsonmask competes with.
-var peers = []string{"stdlib", "sonic", "fastjson", "jsontext"}
+var peers = []string{"stdlib", "sonic", "fastjson", "jsontext", "jx", "simdjson-go"}
 
 // jsonmaskImpls are jsonmask's modes, whose allocations the report lists.
 var jsonmaskImpls = []string{implJSONMask, implTrusted, implStream}

@@ -7,8 +7,8 @@
 //	jsonmask-extproc -config FILE [-listen ADDR]
 //
 // The config is the routes and limits of `jsonmask serve` (SPEC G11),
-// without what Envoy does itself (upstream, timeouts): gateway.Config, read
-// with gateway.ForPlugin.
+// without what Envoy does itself (upstream, timeouts, TLS): a config.File,
+// read with config.ForPlugin by the same strict parser.
 //
 //	{"listen": "127.0.0.1:50051", "case_sensitive_paths": false,
 //	 "limits": {"max_body_bytes": 268435456, "max_ratio": 200, "max_depth": 10000,
@@ -18,8 +18,9 @@
 //	   {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true,
 //	    "strict": true, "statuses": [200, 201]}]}
 //
-// Unknown keys are errors (a typo must not silently disable a mask);
-// mask_file paths are relative to the config file. The gRPC server also
+// Unknown keys, keys given twice or in another case, limits out of range
+// and an empty route list are errors (a typo must not silently disable a
+// mask); mask_file paths are relative to the config file. The gRPC server also
 // serves the standard health service (grpc.health.v1), for Envoy's
 // health checks. Each stream logs one JSON line on standard error (route,
 // status, outcome, bytes in and out, times; never body content). SIGHUP
@@ -44,9 +45,9 @@ import (
 	"time"
 
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+	"github.com/jsonmask/jsonmask/config"
 	"github.com/jsonmask/jsonmask/contrib/extproc"
 	"github.com/jsonmask/jsonmask/gateway"
-	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -60,14 +61,17 @@ masks the response bodies of the config's routes (SPEC section 8).
 -listen overrides the config's "listen" (default 127.0.0.1:50051).
 SIGHUP reloads the config; SIGTERM and SIGINT drain and exit.
 
-config (JSON; unknown keys are errors; mask_file is relative to the file):
+config (JSON; unknown keys, keys given twice or in another case are errors;
+mask_file is relative to the file):
   {"listen": "127.0.0.1:50051", "case_sensitive_paths": false,
    "limits": {"max_body_bytes": 268435456, "max_ratio": 200, "max_depth": 10000,
               "max_token_bytes": 67108864, "drain_timeout": "30s"},
    "routes": [
      {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
      {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true,
-      "strict": true, "drop_mismatched": false, "trusted": false, "statuses": [200, 201]}]}
+      "strict": true, "drop_mismatched": false, "trusted": false, "statuses": [200, 201],
+      "sse_passthrough": ["[DONE]"]},
+     {"match": "GET /v2/users/{id}", "fields": "id,name,orgs(id)"}]}
 `
 
 func main() {
@@ -89,7 +93,7 @@ func main() {
 const defaultListen = "127.0.0.1:50051"
 
 // newServer compiles the config into an ext_proc server.
-func newServer(c *gateway.Config, observe func(gateway.Report)) (*extproc.Server, error) {
+func newServer(c *config.File, observe func(gateway.Report)) (*extproc.Server, error) {
 	rs, err := c.CompileRoutes()
 	if err != nil {
 		return nil, err
@@ -98,9 +102,12 @@ func newServer(c *gateway.Config, observe func(gateway.Report)) (*extproc.Server
 }
 
 // observer logs one line per stream, as jsonmask serve logs one per
-// request; the report holds no body content.
+// request, with the same keys and levels (gateway.Report.LogAttrs, Level);
+// the report holds no body content, and its error is redacted.
 func observer(logger *slog.Logger) func(gateway.Report) {
-	return func(r gateway.Report) { reportlog.Log(logger, "stream", r) }
+	return func(r gateway.Report) {
+		logger.LogAttrs(context.Background(), r.Level(), "stream", r.LogAttrs()...)
+	}
 }
 
 // swapServer serves each stream with the server of the config in force; a
@@ -113,6 +120,47 @@ func (w *swapServer) Process(srv extprocv3.ExternalProcessor_ProcessServer) erro
 	return w.s.Load().Process(srv)
 }
 
+// service is the command's config.Service: the gRPC server, its health
+// service, and the ext_proc server of the config in force.
+type service struct {
+	swap    swapServer
+	g       *grpc.Server
+	hs      *health.Server
+	observe func(gateway.Report)
+}
+
+func (s *service) Reload(f *config.File) error {
+	srv, err := newServer(f, s.observe)
+	if err != nil {
+		return err
+	}
+	s.swap.s.Store(srv)
+	return nil
+}
+
+// Unhealthy makes the health checks say NOT_SERVING while streams end.
+func (s *service) Unhealthy() { s.hs.Shutdown() }
+
+// Drain waits for the streams in flight; at ctx's end those still open
+// are cancelled, and Envoy resets them.
+func (s *service) Drain(ctx context.Context) error {
+	stopped := make(chan struct{})
+	go func() {
+		s.g.GracefulStop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+		return nil
+	case <-ctx.Done():
+		s.g.Stop()
+		<-stopped
+		return errors.New("streams were cancelled")
+	}
+}
+
+func (s *service) Close() { s.g.Stop() }
+
 // run is the command: it serves until ctx ends, reloading the config on
 // each value from reloads.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <-chan struct{}) int {
@@ -120,6 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <
 	fs.SetOutput(io.Discard)
 	cfgPath := fs.String("config", "", "read the config from `FILE`")
 	listen := fs.String("listen", "", "serve on `ADDR` (overrides the config; default "+defaultListen+")")
+	noRoutes := fs.Bool("allow-no-routes", false, "accept a config without routes, which masks nothing")
 	switch err := fs.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, usage)
@@ -132,80 +181,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <
 		return usageError(stderr, errors.New("give -config FILE"))
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	load := func() (*gateway.Config, *extproc.Server, error) {
-		c, err := gateway.LoadConfig(*cfgPath, gateway.ForPlugin())
-		if err != nil {
-			return nil, nil, err
-		}
-		s, err := newServer(c, observer(logger))
-		if err != nil {
-			return nil, nil, err
-		}
-		return c, s, nil
+	opts := []config.Option{config.ForPlugin()}
+	if *noRoutes {
+		opts = append(opts, config.AllowNoRoutes())
 	}
-	cfg, s, err := load()
+	load := func() (*config.File, error) {
+		c, err := config.Load(*cfgPath, opts...)
+		if err != nil {
+			return nil, err
+		}
+		if *listen != "" {
+			c.Listen = *listen
+		}
+		c.Listen = cmp.Or(c.Listen, defaultListen)
+		return c, nil
+	}
+	svc := &service{observe: observer(logger)}
+	cfg, err := load()
+	if err == nil {
+		err = svc.Reload(cfg)
+	}
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	addr := cmp.Or(*listen, cfg.Listen, defaultListen)
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
-		logger.Error("listen", "error", err.Error())
-		return 1
+		return usageError(stderr, fmt.Errorf("listen: %w", err))
 	}
-	var swap swapServer
-	swap.s.Store(s)
-	g := grpc.NewServer(
+	svc.g = grpc.NewServer(
 		// Streams of an Envoy that went away end; Envoy's own pings are
 		// welcome.
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Minute, Timeout: 20 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	)
-	extprocv3.RegisterExternalProcessorServer(g, &swap)
-	hs := health.NewServer()
-	healthpb.RegisterHealthServer(g, hs)
+	extprocv3.RegisterExternalProcessorServer(svc.g, &svc.swap)
+	svc.hs = health.NewServer()
+	healthpb.RegisterHealthServer(svc.g, svc.hs)
 	errs := make(chan error, 1)
-	go func() { errs <- g.Serve(ln) }()
+	go func() { errs <- svc.g.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "routes", len(cfg.Routes))
-
-	for {
-		select {
-		case err := <-errs:
-			logger.Error("serve", "error", err.Error())
-			return 1
-		case <-reloads:
-			c, s, err := load()
-			if err != nil {
-				logger.Error("reload failed; the old config stays", "error", message(err))
-				continue
-			}
-			swap.s.Store(s)
-			if cmp.Or(*listen, c.Listen, defaultListen) != addr {
-				logger.Warn("reload: the listen address changes only on a restart")
-			}
-			cfg = c
-			logger.Info("reloaded", "routes", len(c.Routes))
-		case <-ctx.Done():
-			drain := cfg.Limits.DrainTimeout.Or(gateway.DefaultDrainTimeout)
-			logger.Info("draining", "deadline", drain.String())
-			hs.Shutdown() // health checks say NOT_SERVING while streams end
-			stopped := make(chan struct{})
-			go func() {
-				g.GracefulStop()
-				close(stopped)
-			}()
-			select {
-			case <-stopped:
-				logger.Info("stopped")
-				return 0
-			case <-time.After(drain):
-				g.Stop() // streams still open are cancelled: Envoy resets them
-				<-stopped
-				logger.Error("drain cut short: streams were cancelled")
-				return 1
-			}
-		}
-	}
+	return config.Run(ctx, svc, cfg, load, reloads, errs, logger)
 }
 
 func usageError(stderr io.Writer, err error) int {

@@ -132,7 +132,7 @@ func TestServe(t *testing.T) {
 	}
 	writeFile(t, dir, "extproc.json", `{"routes": [{"match": "GET /v1/items", "mask": {"id": false}}]}`)
 	reloads <- struct{}{}
-	if line := logs.wait(t, "reload failed; the old config stays", &seen); !strings.Contains(line["error"].(string), `route 0 ("GET /v1/items")`) {
+	if line := logs.wait(t, "reload failed; the old config stays", &seen); !strings.Contains(line["error"].(string), `routes[0] ("GET /v1/items")`) {
 		t.Errorf("reload error %v", line)
 	}
 	if got := exchange(t, client, body); got != `{"id":1,"name":"kept by the second mask"}` {
@@ -205,14 +205,17 @@ func exchange(t *testing.T, client extprocv3.ExternalProcessorClient, body strin
 func TestConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ name, config, want string }{
-		{"UnknownKey", `{"routes": [], "upstream": "http://x"}`, `unknown key "upstream"`},
+		{"ProxyKey", `{"routes": [], "upstream": "http://x"}`, `upstream: a key of a proxy`},
+		{"NoRoutes", `{"routes": []}`, `routes: none given`},
+		{"KeyTwice", `{"routes": [{"match": "/v1/", "mask": {"id": true}, "mask": {}}]}`, `routes[0]: key "mask" given twice`},
+		{"KeyCase", `{"routes": [{"match": "/v1/", "mask": {"id": true}, "Strict": false}]}`, `routes[0]: key "Strict" is "strict" in another case`},
 		{"Typo", `{"routes": [{"match": "/v1/", "mask": {"id": true}, "stricct": true}]}`, `unknown key "stricct"`},
-		{"Syntax", `{"routes": [}`, "invalid JSON at offset 13"},
+		{"Syntax", `{"routes": [}`, "invalid JSON at offset 12"},
 		{"Truncated", `{"routes": [`, "the config ends early"},
 		{"Type", `{"routes": {}}`, `key "routes" must be`},
-		{"NoMask", `{"routes": [{"match": "/v1/"}]}`, `route 0 ("/v1/"): no mask`},
-		{"BadMask", `{"routes": [{"match": "/v1/", "mask": {"a": 1}}]}`, `route 0 ("/v1/"): mask member "/a" must be true or an object`},
-		{"NoMaskFile", `{"routes": [{"match": "/v1/", "mask_file": "nope.json"}]}`, "mask_file: no such file"},
+		{"NoMask", `{"routes": [{"match": "/v1/"}]}`, `routes[0] ("/v1/"): no mask`},
+		{"BadMask", `{"routes": [{"match": "/v1/", "mask": {"a": 1}}]}`, `routes[0] ("/v1/"): mask member "/a" must be true or an object`},
+		{"NoMaskFile", `{"routes": [{"match": "/v1/", "mask_file": "nope.json"}]}`, "nope.json: no such file"},
 		{"BadPattern", `{"routes": [{"match": "GET v1", "mask": {}}]}`, "route 0"},
 		{"Conflict", `{"routes": [{"match": "/a/{x}/b", "mask": {}}, {"match": "/a/b/{x}", "mask": {}}]}`, "route 1"},
 		{"Duration", `{"limits": {"drain_timeout": 30}, "routes": []}`, "a duration is a string"},

@@ -1,4 +1,4 @@
-package gateway
+package config
 
 import (
 	"encoding/json"
@@ -13,7 +13,11 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/gateway"
 )
+
+// canary is in every value that a test's mask drops.
+const canary = "CANARY-c0f9"
 
 // configCases are config files that load and compile, and those that must
 // not, with the key or route named (SPEC G11). err is a substring of the
@@ -27,44 +31,60 @@ var configCases = []struct {
 	  "routes": [
 	    {"match": "GET /v1/flows/{id}", "mask": {"_id": true, "members": {"email": true}}},
 	    {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true, "strict": true, "statuses": [200, 201]}]}`},
-	{name: "Timeouts", config: `{"upstream": "http://x", "limits": {"response_header_timeout": "5s", "read_header_timeout": "1s", "idle_timeout": "1m", "drain_timeout": "2s", "max_ratio": 50}}`},
-	{name: "Empty", config: `{}`},
+	{name: "Timeouts", config: `{"upstream": "http://x", "limits": {"response_header_timeout": "5s", "read_header_timeout": "1s", "idle_timeout": "1m", "drain_timeout": "2s", "max_ratio": 50, "max_idle_conns_per_host": 32}, "routes": [{"match": "/", "mask": {}}]}`},
+	{name: "Empty", config: `{}`, err: "routes: none given"},
+	{name: "EmptyRoutes", config: `{"upstream": "http://x", "routes": []}`, err: "routes: none given"},
+	// G11: what encoding/json lets pass, refused, with the key and its place.
+	{name: "RoutesTwice", config: `{"routes": [{"match": "/", "mask": {}}], "routes": []}`, err: `key "routes" given twice, at offset`},
+	{name: "StrictTwiceCase", config: `{"routes": [{"match": "/", "mask": {}, "strict": true, "STRICT": false}]}`, err: `routes[0]: key "STRICT" is "strict" in another case`},
+	{name: "MaskTwice", config: `{"routes": [{"match": "/", "mask": {"id": true}, "mask": {"id": true, "ssn": true}}]}`, err: `routes[0]: key "mask" given twice`},
+	{name: "UpperKey", config: `{"Upstream": "http://x", "routes": [{"match": "/", "mask": {}}]}`, err: `key "Upstream" is "upstream" in another case`},
+	{name: "LimitCase", config: `{"limits": {"Max_Depth": 3}, "routes": [{"match": "/", "mask": {}}]}`, err: `limits: key "Max_Depth" is "max_depth" in another case`},
+	{name: "LimitTwice", config: `{"limits": {"max_depth": 3, "max_depth": 0}, "routes": [{"match": "/", "mask": {}}]}`, err: `limits: key "max_depth" given twice`},
+	{name: "NegativeDepth", config: `{"limits": {"max_depth": -1}, "routes": [{"match": "/", "mask": {}}]}`, err: `limits.max_depth must be 0 (the default) or more, got -1`},
+	{name: "NegativeBody", config: `{"limits": {"max_body_bytes": -2}, "routes": [{"match": "/", "mask": {}}]}`, err: `limits.max_body_bytes must be -1 (off)`},
+	{name: "BodyOff", config: `{"limits": {"max_body_bytes": -1}, "routes": [{"match": "/", "mask": {}}]}`},
+	{name: "NegativeIdle", config: `{"limits": {"max_idle_conns_per_host": -1}, "routes": [{"match": "/", "mask": {}}]}`, err: `limits.max_idle_conns_per_host`},
+	{name: "FieldsAndWildcards", config: `{"routes": [{"match": "/a", "fields": "id,user(name)"}, {"match": "/b", "mask": {"*": {"id": true}}, "wildcards": true}, {"match": "/c", "mask": {}, "strict": true, "sse_passthrough": ["[DONE]", "ping"]}]}`},
+	{name: "FieldsAndMask", config: `{"routes": [{"match": "/a", "fields": "id", "mask": {}}]}`, err: `routes[0] ("/a"): give one of`},
+	{name: "TLSHalf", config: `{"tls_cert_file": "c.pem", "routes": [{"match": "/", "mask": {}}]}`, err: `tls_cert_file and tls_key_file`},
 	{name: "UnknownKey", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask_fil": "m.json"}]}`, err: `unknown key "mask_fil"`},
 	{name: "UnknownTopKey", config: `{"upstream": "http://x", "limit": {}}`, err: `unknown key "limit"`},
 	{name: "UnknownLimit", config: `{"upstream": "http://x", "limits": {"max_bytes": 1}}`, err: `unknown key "max_bytes"`},
 	{name: "Typo", config: `{"routes": [{"match": "/v1/", "mask": {"id": true}, "stricct": true}]}`, err: `unknown key "stricct"`},
 	{name: "BadDuration", config: `{"upstream": "http://x", "limits": {"idle_timeout": 30}}`, err: `duration`},
 	{name: "DurationNotString", config: `{"limits": {"drain_timeout": 30}, "routes": []}`, err: "a duration is a string"},
-	{name: "NegativeDuration", config: `{"limits": {"drain_timeout": "-1s"}}`, err: `bad duration "-1s"`},
+	{name: "NegativeDuration", config: `{"limits": {"drain_timeout": "-1s"}, "routes": [{"match": "/", "mask": {}}]}`, err: `bad duration "-1s"`},
 	{name: "BadType", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "statuses": "200"}]}`, err: `"routes.statuses" must be []int`},
 	{name: "RoutesNotList", config: `{"routes": {}}`, err: `key "routes" must be`},
 	{name: "NotJSON", config: `{"upstream": `, err: `invalid JSON`},
-	{name: "Syntax", config: `{"routes": [}`, err: "invalid JSON at offset 13"},
+	{name: "Syntax", config: `{"routes": [}`, err: "invalid JSON at offset 12"},
 	{name: "Truncated", config: `{"routes": [`, err: "the config ends early at offset 12"},
 	{name: "NoConfig", config: ``, err: "the config ends early at offset 0"},
 	{name: "Trailing", config: `{"upstream": "http://x"} {}`, err: `data after`},
-	{name: "NoMask", config: `{"upstream": "http://x", "routes": [{"match": "/"}]}`, err: `route 0 ("/"): no mask`},
+	{name: "NoMask", config: `{"upstream": "http://x", "routes": [{"match": "/"}]}`, err: `routes[0] ("/"): no mask`},
 	{name: "BothMasks", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "mask_file": "masks/items.json"}]}`, err: `not both`},
-	{name: "MissingMaskFile", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask_file": "masks/nope.json"}]}`, err: `route 0 ("/"): mask_file: no such file`},
-	{name: "BadMask", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, err: `route 0 ("/a"): mask member "/x" must be true or an object`},
-	{name: "BadMaskFile", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask_file": "masks/bad.json"}]}`, err: `route 0 ("/a"): mask member "/id"`},
+	{name: "MissingMaskFile", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask_file": "masks/nope.json"}]}`, err: `masks/nope.json: no such file`},
+	{name: "BadMask", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {"x": 1}}]}`, err: `routes[0] ("/a"): mask member "/x" must be true or an object`},
+	{name: "BadMaskFile", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask_file": "masks/bad.json"}]}`, err: `masks/bad.json: mask member "/id"`},
 	{name: "NoMatch", config: `{"upstream": "http://x", "routes": [{"mask": {}}]}`, err: `no "match"`},
 	{name: "BadPattern", config: `{"upstream": "http://x", "routes": [{"match": "/a/{x", "mask": {}}]}`, err: `route 0`},
 	{name: "PatternNoSlash", config: `{"routes": [{"match": "GET v1", "mask": {}}]}`, err: "route 0"},
-	{name: "Conflict", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {}}, {"match": "/a", "mask": {}}]}`, err: `route 1: pattern "/a" conflicts`},
+	{name: "Conflict", config: `{"upstream": "http://x", "routes": [{"match": "/a", "mask": {}}, {"match": "/a", "mask": {}}]}`, err: `route 1 ("/a"): conflicts with route 0 ("/a")`},
 	{name: "BadStatus", config: `{"routes": [{"match": "/a", "mask": {}, "statuses": [200, 999]}]}`, err: `route 0 ("/a"): status 999 is not an HTTP status`},
 
 	{name: "Plugin", plugin: true, config: `{"listen": "127.0.0.1:50051", "case_sensitive_paths": true,
 	  "limits": {"max_body_bytes": 1, "max_ratio": 2, "max_depth": 3, "max_token_bytes": 4, "drain_timeout": "30s"},
 	  "routes": [{"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true,
 	    "strict": true, "drop_mismatched": true, "trusted": true, "statuses": [200, 201]}]}`},
-	{name: "PluginUpstream", plugin: true, config: `{"routes": [], "upstream": "http://x"}`, err: `unknown key "upstream"`},
-	{name: "PluginUpstreamCase", plugin: true, config: `{"Upstream": "http://x"}`, err: `unknown key "upstream"`},
-	{name: "PluginAdmin", plugin: true, config: `{"admin": "127.0.0.1:9090"}`, err: `unknown key "admin"`},
-	{name: "PluginHeaderTimeout", plugin: true, config: `{"limits": {"response_header_timeout": "5s"}}`, err: `unknown key "response_header_timeout"`},
-	{name: "PluginReadHeaderTimeout", plugin: true, config: `{"limits": {"read_header_timeout": "5s"}}`, err: `unknown key "read_header_timeout"`},
-	{name: "PluginIdleTimeout", plugin: true, config: `{"limits": {"idle_timeout": "5s"}}`, err: `unknown key "idle_timeout"`},
-	{name: "PluginUnknownKey", plugin: true, config: `{"routes": [{"match": "/", "mask": {}, "stricct": true}]}`, err: `unknown key "stricct"`},
+	{name: "PluginUpstream", plugin: true, config: `{"routes": [], "upstream": "http://x"}`, err: `upstream: a key of a proxy`},
+	{name: "PluginUpstreamCase", plugin: true, config: `{"Upstream": "http://x"}`, err: `key "Upstream" is "upstream" in another case`},
+	{name: "PluginAdmin", plugin: true, config: `{"admin": "127.0.0.1:9090"}`, err: `admin: a key of a proxy`},
+	{name: "PluginHeaderTimeout", plugin: true, config: `{"limits": {"response_header_timeout": "5s"}}`, err: `limits.response_header_timeout: a key of a proxy`},
+	{name: "PluginReadHeaderTimeout", plugin: true, config: `{"limits": {"read_header_timeout": "5s"}}`, err: `limits.read_header_timeout: a key of a proxy`},
+	{name: "PluginIdleTimeout", plugin: true, config: `{"limits": {"idle_timeout": "5s"}}`, err: `limits.idle_timeout: a key of a proxy`},
+	{name: "PluginTLS", plugin: true, config: `{"tls_cert_file": "a", "tls_key_file": "b"}`, err: `tls_cert_file: a key of a proxy`},
+	{name: "PluginUnknownKey", plugin: true, config: `{"routes": [{"match": "/", "mask": {}, "stricct": true}]}`, err: `routes[0]: unknown key "stricct"`},
 }
 
 // configDir is a directory with the mask files that configCases name.
@@ -83,14 +103,14 @@ func configDir(t testing.TB) string {
 	return dir
 }
 
-// TestConfig: each case loaded from a file (LoadConfig) and from memory
-// (ParseConfig), then compiled: the fault named, on one line that says
+// TestConfig: each case loaded from a file (Load) and from memory
+// (Parse), then compiled: the fault named, on one line that says
 // which config.
 func TestConfig(t *testing.T) {
 	dir := configDir(t)
 	for _, c := range configCases {
 		t.Run(c.name, func(t *testing.T) {
-			var opts []ConfigOption
+			var opts []Option
 			if c.plugin {
 				opts = append(opts, ForPlugin())
 			}
@@ -100,10 +120,10 @@ func TestConfig(t *testing.T) {
 			}
 			for _, from := range []struct {
 				name, prefix string
-				load         func() (*Config, error)
+				load         func() (*File, error)
 			}{
-				{"File", "jsonmask: config " + path + ": ", func() (*Config, error) { return LoadConfig(path, opts...) }},
-				{"Memory", "jsonmask: config: ", func() (*Config, error) { return ParseConfig([]byte(c.config), dir, opts...) }},
+				{"File", "jsonmask: config " + path + ": ", func() (*File, error) { return Load(path, opts...) }},
+				{"Memory", "jsonmask: config: ", func() (*File, error) { return Parse([]byte(c.config), dir, opts...) }},
 			} {
 				cfg, err := from.load()
 				if err == nil {
@@ -142,14 +162,14 @@ func TestConfigValues(t *testing.T) {
 	    {"match": "GET /v1/items", "mask_file": "masks/items.json", "arrays": true, "statuses": [200, 201]},
 	    {"match": "GET /v1/abs", "mask_file": "/etc/nope.json"},
 	    {"match": "GET /v1/strict", "mask": {"id": true}, "strict": true, "drop_mismatched": true, "trusted": true}]}`), 0o644)
-	c, err := LoadConfig(path)
+	c, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Listen != "l" || c.Admin != "a" || c.Upstream != "http://u" || !c.CaseSensitivePaths {
 		t.Errorf("config %+v", c)
 	}
-	want := Limits{MaxBodyBytes: 1, MaxRatio: 2, MaxDepth: 3, MaxTokenBytes: 4, ResponseHeaderTimeout: 5 * time.Second}
+	want := gateway.Limits{MaxBodyBytes: 1, MaxRatio: 2, MaxDepth: 3, MaxTokenBytes: 4, ResponseHeaderTimeout: 5 * time.Second}
 	if got := c.Limits.Gateway(); got != want {
 		t.Errorf("Limits.Gateway() = %+v, want %+v", got, want)
 	}
@@ -157,7 +177,7 @@ func TestConfigValues(t *testing.T) {
 	if got := [3]time.Duration{l.ReadHeaderTimeout.Or(0), l.IdleTimeout.Or(0), l.DrainTimeout.Or(0)}; got != [3]time.Duration{6 * time.Second, time.Minute, time.Hour} {
 		t.Errorf("server timeouts %v", got)
 	}
-	if got := (ConfigLimits{}).DrainTimeout.Or(DefaultDrainTimeout); got != DefaultDrainTimeout {
+	if got := (Limits{}).DrainTimeout.Or(DefaultDrainTimeout); got != DefaultDrainTimeout {
 		t.Errorf("absent drain_timeout: %v", got)
 	}
 	if got := c.Routes[0].MaskFile; got != filepath.Join(dir, "masks/items.json") {
@@ -171,31 +191,31 @@ func TestConfigValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := rs.lookup("GET", "x", "/v1/items")
+	items := lookupRoute(rs, "/v1/items")
 	if items == nil || !slices.Equal(items.Statuses, []int{200, 201}) {
 		t.Fatalf("route of /v1/items: %+v", items)
 	}
 	if out, err := items.Mask.Append(nil, []byte(`[{"id":1,"x":2}]`)); err != nil || string(out) != `[{"id":1}]` {
 		t.Errorf("arrays: %s %v", out, err)
 	}
-	strict := rs.lookup("GET", "x", "/v1/strict")
+	strict := lookupRoute(rs, "/v1/strict")
 	if _, err := strict.Mask.Append(nil, []byte(`[1]`)); !errors.Is(err, jsonmask.ErrNotObject) {
 		t.Errorf("strict: %v", err)
 	}
 	if out, err := strict.Mask.Append(nil, []byte(`{"id":{"a":1}}`)); err != nil || string(out) != `{"id":{"a":1}}` {
 		t.Errorf("strict: %s %v", out, err)
 	}
-	if rs.lookup("GET", "x", "/V1/Items") != nil {
+	if lookupRoute(rs, "/V1/Items") != nil {
 		t.Error("case_sensitive_paths: /V1/Items matched /v1/items")
 	}
 	c.CaseSensitivePaths = false
-	if rs, err = c.CompileRoutes(); err != nil || rs.lookup("GET", "x", "/V1/Items") == nil {
+	if rs, err = c.CompileRoutes(); err != nil || lookupRoute(rs, "/V1/Items") == nil {
 		t.Errorf("case_sensitive_paths false: /V1/Items did not match /v1/items (%v)", err)
 	}
 
 	// A config from memory leaves relative mask files to the working
 	// directory when it has none.
-	c, err = ParseConfig([]byte(`{"routes": [{"match": "/", "mask_file": "m.json"}]}`), "")
+	c, err = Parse([]byte(`{"routes": [{"match": "/", "mask_file": "m.json"}]}`), "")
 	if err != nil || c.Routes[0].MaskFile != "m.json" {
 		t.Errorf("ParseConfig without dir: %+v %v", c, err)
 	}
@@ -204,7 +224,7 @@ func TestConfigValues(t *testing.T) {
 // TestConfigErrorTypes: a route's fault wraps the compiler's error, a
 // missing file the file system's.
 func TestConfigErrorTypes(t *testing.T) {
-	c, err := ParseConfig([]byte(`{"routes": [{"match": "/", "mask": {"a": 1}}]}`), "")
+	c, err := Parse([]byte(`{"routes": [{"match": "/", "mask": {"a": 1}}]}`), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +233,7 @@ func TestConfigErrorTypes(t *testing.T) {
 	if !errors.As(err, &me) || me.Pointer != "/a" {
 		t.Errorf("%v: want a *jsonmask.MaskError for /a", err)
 	}
-	if _, err := LoadConfig(filepath.Join(t.TempDir(), "nope.json")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Load(filepath.Join(t.TempDir(), "nope.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("%v: want os.ErrNotExist", err)
 	}
 }
@@ -235,7 +255,7 @@ func TestDurationJSON(t *testing.T) {
 // TestConfigServes: a config's routes and limits, compiled, serve as the
 // routes of NewRoutes do: the canary in a dropped member stays behind.
 func TestConfigServes(t *testing.T) {
-	c, err := ParseConfig([]byte(`{"limits": {"max_depth": 4}, "routes": [{"match": "GET /v1/{x}", "mask": {"id": true}}]}`), "")
+	c, err := Parse([]byte(`{"limits": {"max_depth": 4}, "routes": [{"match": "GET /v1/{x}", "mask": {"id": true}}]}`), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +271,7 @@ func TestConfigServes(t *testing.T) {
 		}
 		w.Write([]byte(`{"id":1,"x":"` + canary + `"}`))
 	})
-	h := Handler(app, rs, WithLimits(c.Limits.Gateway()))
+	h := gateway.Handler(app, rs, gateway.WithLimits(c.Limits.Gateway()))
 	for _, c := range []struct {
 		path   string
 		status int
@@ -269,4 +289,13 @@ func TestConfigServes(t *testing.T) {
 			t.Errorf("%s: the canary got out: %q", c.path, rec.Body)
 		}
 	}
+}
+
+// lookupRoute is the route of a GET of path, nil if none or refused.
+func lookupRoute(rs *gateway.Routes, path string) *gateway.Route {
+	d, err := rs.MatchPath("GET", "x", path, nil)
+	if err != nil {
+		return nil
+	}
+	return d.Route
 }

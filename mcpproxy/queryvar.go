@@ -1,0 +1,121 @@
+package mcpproxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jsonmask/jsonmask/toolresult"
+)
+
+// queryVariable is the name of the second tool the proxy adds (SPEC P7).
+const queryVariable = "query_variable"
+
+// queryVariableTool is its definition in tools/list: it teaches by two
+// short examples, a count and a group-by with a sum.
+const queryVariableTool = `{"name":"query_variable","title":"Query a stored variable",` +
+	`"description":"Runs a jq program over the whole of a variable that a large tool result was stored as (its name, var_..., is in the note that took the result's place), ` +
+	`to answer questions about all of the data in one step instead of reading it page by page. ` +
+	`Examples: how many items: .data | length ; the total amount per category: .data | group_by(.category) | map({category: .[0].category, total: (map(.amount) | add)}) . ` +
+	`A JSON Pointer (such as /data) runs the program over that part only. ` +
+	`A result within the token budget comes as it is (several outputs one per line); a larger one is stored as a new variable, with a schema and a preview.",` +
+	`"inputSchema":{"type":"object","properties":{` +
+	`"name":{"type":"string","description":"the variable's name, such as var_1a2b3c4d5e6f"},` +
+	`"program":{"type":"string","description":"a jq program, such as .data | length"},` +
+	`"pointer":{"type":"string","description":"a JSON Pointer to the part to run the program over, such as /data; empty for the whole"}},` +
+	`"required":["name","program"],"additionalProperties":false},` +
+	`"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}`
+
+// query_variable is answered as read_variable is (answerOwn): in a
+// goroutine of its own, its id guarded as any other's; the program runs
+// under the limits and the budget of the tool that made the variable (or
+// the defaults).
+func init() {
+	ownTools = append(ownTools, ownTool{name: queryVariable, def: queryVariableTool, answer: (*session).queryResult})
+}
+
+// queryResult is the result of a query_variable call with the arguments
+// args. Its errors say what the program or its limits did, never the data.
+func (s *session) queryResult(args []byte) []byte {
+	var a struct {
+		Name    *string `json:"name"`
+		Program *string `json:"program"`
+		Pointer string  `json:"pointer"`
+	}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&a); err != nil || a.Name == nil || a.Program == nil {
+		why := "the arguments name and program are required"
+		if err != nil {
+			why = "bad arguments: " + err.Error()
+		}
+		return toolError("jsonmask: query_variable: " + why)
+	}
+	proc := s.p.readerOf(*a.Name)
+	r, err := proc.Query(s.ctx, toolresult.Query{Name: *a.Name, Program: *a.Program, Pointer: a.Pointer})
+	if err != nil {
+		return toolError("jsonmask: query_variable: " + message(err))
+	}
+	if r.Route == toolresult.Variable {
+		s.p.made(r.Variable.Name, proc)
+	}
+	text := modelText(r)
+	if text == "" {
+		text = "(the program gave no output)"
+	}
+	b := []byte(`{"content":[{"type":"text","text":`)
+	b = appendString(b, text)
+	b = append(b, "}]"...)
+	if r.Route == toolresult.Passthrough {
+		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+			b = append(append(b, `,"structuredContent":`...), data...)
+		}
+	}
+	return append(b, '}')
+}
+
+// parseQueryLimits reads the config's "query" member: {"load": BYTES,
+// "time": DURATION, "output": BYTES, "memory": BYTES}.
+func parseQueryLimits(ps *parser, data []byte, m member, l *toolresult.QueryLimits) error {
+	fields, err := ps.members(data, m.val, true)
+	if err != nil {
+		return fmt.Errorf("jsonmask: config: query must be an object, at offset %d", m.val.start)
+	}
+	return eachKey(fields, "query.", func(f member, path string) error {
+		v := data[f.val.start:f.val.end]
+		switch f.key {
+		case "load":
+			return decodeLimit(v, &l.Load, path, f)
+		case "output":
+			return decodeLimit(v, &l.Output, path, f)
+		case "memory":
+			return decodeLimit(v, &l.Memory, path, f)
+		case "time":
+			var s string
+			if err := decode(v, &s, path, f); err != nil {
+				return err
+			}
+			d, err := time.ParseDuration(s)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("jsonmask: config: %s must be a positive duration such as \"10s\", at offset %d", path, f.val.start)
+			}
+			l.Time = d
+			return nil
+		}
+		return unknownKey(path, f)
+	})
+}
+
+// decodeLimit reads a positive number of bytes.
+func decodeLimit(v []byte, n *int64, path string, m member) error {
+	var i int
+	if err := decode(v, &i, path, m); err != nil {
+		return err
+	}
+	if i <= 0 {
+		return fmt.Errorf("jsonmask: config: %s must be a positive number of bytes, at offset %d", path, m.val.start)
+	}
+	*n = int64(i)
+	return nil
+}

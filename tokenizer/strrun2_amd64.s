@@ -1,0 +1,391 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// JOIN joins the byte masks of two halves, ya the lower, into the 64-bit
+// mask reg, through CX.
+#define JOIN(ya, yb, reg) \
+	VPMOVMSKB ya, reg; \
+	VPMOVMSKB yb, CX; \
+	SHLQ $32, CX; \
+	ORQ CX, reg
+
+// UTF8HALF sets reg to the 32-bit mask of the bytes of the half in that the
+// UTF-8 lookup check flags (stringRunGeneric's utf8Error), prev being the 32
+// bytes before in. It clobbers Y2-Y7. Go operand order: the destination last,
+// VPALIGNR $k, lo, hi is hi:lo shifted right by k bytes in each lane.
+#define UTF8HALF(in, prev, reg) \
+	VPERM2I128 $0x21, in, prev, Y2; \
+	VPALIGNR $15, Y2, in, Y3; \
+	VPALIGNR $14, Y2, in, Y4; \
+	VPALIGNR $13, Y2, in, Y5; \
+	VPSRLW $4, Y3, Y6; \
+	VPAND Y8, Y6, Y6; \
+	VPSHUFB Y6, Y9, Y6; \
+	VPAND Y8, Y3, Y7; \
+	VPSHUFB Y7, Y10, Y7; \
+	VPAND Y7, Y6, Y6; \
+	VPSRLW $4, in, Y7; \
+	VPAND Y8, Y7, Y7; \
+	VPSHUFB Y7, Y11, Y7; \
+	VPAND Y7, Y6, Y6; \
+	VPSUBUSB s2c60<>(SB), Y4, Y4; \
+	VPSUBUSB s2c70<>(SB), Y5, Y5; \
+	VPOR Y5, Y4, Y4; \
+	VPAND s2c80<>(SB), Y4, Y4; \
+	VPXOR Y6, Y4, Y4; \
+	VPXOR Y7, Y7, Y7; \
+	VPCMPEQB Y7, Y4, Y4; \
+	VPMOVMSKB Y4, reg; \
+	NOTL reg
+
+// ESCCHARS sets out to the bytes of in that may follow a backslash:
+// '"', '\\', '/', 'b', 'f', 'n', 'r', 't' and 'u'. It clobbers Y2.
+#define ESCCHARS(in, out) \
+	VPCMPEQB Y12, in, out; \
+	VPCMPEQB Y13, in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2slash<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2b<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2f<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2n<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2r<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2t<>(SB), in, Y2; \
+	VPOR Y2, out, out; \
+	VPCMPEQB s2u<>(SB), in, Y2; \
+	VPOR Y2, out, out
+
+// HEX sets out to the hexadecimal digits of in: c-'0' <= 9, or
+// (c|0x20)-'a' <= 5, unsigned (x <= k exactly when min(x, k) == x). It
+// clobbers Y2 and Y3.
+#define HEX(in, out) \
+	VPSUBB s2c30<>(SB), in, Y2; \
+	VPMINUB s2c09<>(SB), Y2, Y3; \
+	VPCMPEQB Y3, Y2, out; \
+	VPOR s2c20<>(SB), in, Y2; \
+	VPSUBB s2c61<>(SB), Y2, Y2; \
+	VPMINUB s2c05<>(SB), Y2, Y3; \
+	VPCMPEQB Y3, Y2, Y3; \
+	VPOR Y3, out, out
+
+
+// func stringRunAVX2(src *byte, blocks int, stopBackslash bool) (n int)
+//
+// stringRunGeneric over at most blocks blocks, with AVX2 and no other
+// extension (no BMI): the AVX-512 kernel's steps (strrun_amd64.s), a block
+// taken as two 32-byte halves whose masks are joined into one 64-bit mask.
+//
+// Registers: SI src, DI its start, CX a temporary (the end is a local), R8 the last block's last
+// three bytes hold one of 0x80 and above, R9 escaped, R10 the bytes that a \u
+// escape before the block needs to be hex digits, R11 the last index that
+// starts a character; Y0 and Y1 the block's halves, Y15 the last block's
+// upper half; Y8 the low nibble, Y9-Y11 the UTF-8 lookup tables, Y12 '"',
+// Y13 '\\', Y14 0x1f. Locals: the end of the blocks, the block's continuation
+// bytes and the bytes the UTF-8 check flags.
+TEXT ·stringRunAVX2(SB), NOSPLIT, $24-32
+	MOVQ src+0(FP), SI
+	MOVQ blocks+8(FP), CX
+	MOVQ SI, DI
+	SHLQ $6, CX
+	ADDQ SI, CX
+	MOVQ CX, end-24(SP)
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+	XORQ R11, R11
+	VPXOR Y15, Y15, Y15
+	VMOVDQU s2nibble<>(SB), Y8
+	VBROADCASTI128 s2byte1High<>(SB), Y9
+	VBROADCASTI128 s2byte1Low<>(SB), Y10
+	VBROADCASTI128 s2byte2High<>(SB), Y11
+	VMOVDQU s2quote<>(SB), Y12
+	VMOVDQU s2backslash<>(SB), Y13
+	VMOVDQU s2ctl<>(SB), Y14
+
+run:
+	CMPQ SI, end-24(SP)
+	JAE runEnd
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+
+	// UTF-8 (see stringRunGeneric): the bytes the check flags and the
+	// continuation bytes. A block of ASCII after one that ends in ASCII has
+	// neither.
+	JOIN(Y0, Y1, AX) // bytes of 0x80 and above
+	MOVQ AX, R13
+	ORQ R8, R13
+	SHRQ $61, AX
+	MOVQ AX, R8
+	XORQ AX, AX
+	MOVQ AX, cont-8(SP)
+	MOVQ AX, bad-16(SP)
+	TESTQ R13, R13
+	JZ runUTF8Done
+	UTF8HALF(Y0, Y15, AX)
+	UTF8HALF(Y1, Y0, R13)
+	SHLQ $32, R13
+	ORQ R13, AX
+	MOVQ AX, bad-16(SP)
+	// Continuation bytes, 0x80 to 0xbf: below 0xc0 as signed bytes.
+	VMOVDQU s2lead<>(SB), Y2
+	VPCMPGTB Y0, Y2, Y3
+	VPCMPGTB Y1, Y2, Y4
+	JOIN(Y3, Y4, AX)
+	MOVQ AX, cont-8(SP)
+
+runUTF8Done:
+	VMOVDQU Y1, Y15
+	VPCMPEQB Y12, Y0, Y2
+	VPCMPEQB Y12, Y1, Y3
+	JOIN(Y2, Y3, R15) // quotes
+	VPCMPEQB Y13, Y0, Y2
+	VPCMPEQB Y13, Y1, Y3
+	JOIN(Y2, Y3, AX) // backslashes
+
+	// The bytes a backslash escapes (escapedBytes): DX, and the carry into
+	// the next block: R12. In Go terms:
+	//	potential := backslash &^ in
+	//	code := ((potential<<1 | odd) - potential) ^ odd
+	//	escaped := code ^ (backslash | in)
+	//	carry := (code & backslash) >> 63
+	MOVQ R9, DX
+	XORQ R12, R12
+	TESTQ AX, AX
+	JZ runEscaped
+	MOVQ R9, BX
+	NOTQ BX
+	ANDQ AX, BX               // potential
+	LEAQ (BX)(BX*1), R13
+	MOVQ $0xAAAAAAAAAAAAAAAA, DX
+	ORQ DX, R13
+	SUBQ BX, R13
+	XORQ DX, R13              // code
+	MOVQ AX, DX
+	ORQ R9, DX
+	XORQ R13, DX              // escaped
+	ANDQ AX, R13
+	SHRQ $63, R13
+	MOVQ R13, R12
+
+runEscaped:
+	MOVQ DX, BX
+	NOTQ BX
+	ANDQ R15, BX              // quotes that end the string
+	VPMINUB Y14, Y0, Y2
+	VPMINUB Y14, Y1, Y3
+	VPCMPEQB Y2, Y0, Y2
+	VPCMPEQB Y3, Y1, Y3
+	JOIN(Y2, Y3, R13)
+	ORQ R13, BX               // control bytes
+	ORQ bad-16(SP), BX        // stops: quotes, control bytes, UTF-8 errors
+	CMPB stopBackslash+16(FP), $0
+	JEQ runStopsSoFar
+	ORQ AX, BX                // and backslashes
+
+runStopsSoFar:
+	XORQ R14, R14             // need: the bytes that must be hex digits
+	XORQ R15, R15             // needHex for the next block
+	MOVQ DX, AX
+	ORQ R10, AX
+	JZ runStops
+
+	// Escapes: the byte after a backslash must be one that may follow it,
+	// and the four after \u hex digits.
+	ESCCHARS(Y0, Y6)
+	ESCCHARS(Y1, Y7)
+	JOIN(Y6, Y7, AX) // the bytes that may follow a backslash
+	NOTQ AX
+	ANDQ DX, AX
+	ORQ AX, BX                // escaped bytes that may not be
+	VMOVDQU s2u<>(SB), Y2
+	VPCMPEQB Y2, Y0, Y3
+	VPCMPEQB Y2, Y1, Y4
+	JOIN(Y3, Y4, AX)
+	ANDQ DX, AX               // u: the escaped 'u's
+	MOVQ R10, R14
+	LEAQ (AX)(AX*1), R13
+	ORQ R13, R14
+	LEAQ (AX*4), R13
+	ORQ R13, R14
+	LEAQ (AX*8), R13
+	ORQ R13, R14
+	MOVQ AX, R13
+	SHLQ $4, R13
+	ORQ R13, R14              // need
+	HEX(Y0, Y6)
+	HEX(Y1, Y7)
+	JOIN(Y6, Y7, R13) // hex digits
+	NOTQ R13
+	ANDQ R14, R13
+	ORQ R13, BX               // digits of \u escapes that are not hex
+	MOVQ AX, R15
+	SHRQ $60, R15
+	MOVQ AX, R13
+	SHRQ $61, R13
+	ORQ R13, R15
+	MOVQ AX, R13
+	SHRQ $62, R13
+	ORQ R13, R15
+	SHRQ $63, AX
+	ORQ AX, R15               // needHex for the next block
+
+runStops:
+	ORQ DX, R14
+	ORQ cont-8(SP), R14
+	NOTQ R14                  // the bytes that start a character
+	MOVQ SI, AX
+	SUBQ DI, AX               // the block's index
+	TESTQ BX, BX
+	JNZ runStop
+	BSRQ R14, R13
+	JZ runNext
+	LEAQ (AX)(R13*1), R11
+runNext:
+	MOVQ R12, R9
+	MOVQ R15, R10
+	ADDQ $64, SI
+	JMP run
+
+runStop:
+	// The last start at or before the first stop; before it when the check
+	// of UTF-8 flagged it.
+	BSFQ BX, BX
+	MOVQ bad-16(SP), R13
+	BTQ BX, R13
+	INCQ BX                   // INC keeps the carry of BT
+	SBBQ $0, BX
+	CMPQ BX, $64
+	JAE runStopMasked
+	MOVQ BX, CX
+	MOVQ $1, R13
+	SHLQ CX, R13
+	DECQ R13
+	ANDQ R13, R14             // the starts before bit BX
+runStopMasked:
+	BSRQ R14, R13
+	JZ runEnd
+	LEAQ (AX)(R13*1), R11
+
+runEnd:
+	MOVQ R11, n+24(FP)
+	VZEROUPPER
+	RET
+
+// Constants, 32 bytes each: a byte written 32 times.
+DATA s2nibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA s2nibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA s2nibble<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA s2nibble<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL s2nibble<>(SB), RODATA|NOPTR, $32
+DATA s2quote<>+0(SB)/8, $0x2222222222222222
+DATA s2quote<>+8(SB)/8, $0x2222222222222222
+DATA s2quote<>+16(SB)/8, $0x2222222222222222
+DATA s2quote<>+24(SB)/8, $0x2222222222222222
+GLOBL s2quote<>(SB), RODATA|NOPTR, $32
+DATA s2backslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA s2backslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA s2backslash<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA s2backslash<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL s2backslash<>(SB), RODATA|NOPTR, $32
+DATA s2ctl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA s2ctl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA s2ctl<>+16(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA s2ctl<>+24(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL s2ctl<>(SB), RODATA|NOPTR, $32
+DATA s2lead<>+0(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA s2lead<>+8(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA s2lead<>+16(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA s2lead<>+24(SB)/8, $0xc0c0c0c0c0c0c0c0
+GLOBL s2lead<>(SB), RODATA|NOPTR, $32
+DATA s2u<>+0(SB)/8, $0x7575757575757575
+DATA s2u<>+8(SB)/8, $0x7575757575757575
+DATA s2u<>+16(SB)/8, $0x7575757575757575
+DATA s2u<>+24(SB)/8, $0x7575757575757575
+GLOBL s2u<>(SB), RODATA|NOPTR, $32
+DATA s2c60<>+0(SB)/8, $0x6060606060606060
+DATA s2c60<>+8(SB)/8, $0x6060606060606060
+DATA s2c60<>+16(SB)/8, $0x6060606060606060
+DATA s2c60<>+24(SB)/8, $0x6060606060606060
+GLOBL s2c60<>(SB), RODATA|NOPTR, $32
+DATA s2c70<>+0(SB)/8, $0x7070707070707070
+DATA s2c70<>+8(SB)/8, $0x7070707070707070
+DATA s2c70<>+16(SB)/8, $0x7070707070707070
+DATA s2c70<>+24(SB)/8, $0x7070707070707070
+GLOBL s2c70<>(SB), RODATA|NOPTR, $32
+DATA s2c80<>+0(SB)/8, $0x8080808080808080
+DATA s2c80<>+8(SB)/8, $0x8080808080808080
+DATA s2c80<>+16(SB)/8, $0x8080808080808080
+DATA s2c80<>+24(SB)/8, $0x8080808080808080
+GLOBL s2c80<>(SB), RODATA|NOPTR, $32
+DATA s2slash<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA s2slash<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA s2slash<>+16(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA s2slash<>+24(SB)/8, $0x2f2f2f2f2f2f2f2f
+GLOBL s2slash<>(SB), RODATA|NOPTR, $32
+DATA s2b<>+0(SB)/8, $0x6262626262626262
+DATA s2b<>+8(SB)/8, $0x6262626262626262
+DATA s2b<>+16(SB)/8, $0x6262626262626262
+DATA s2b<>+24(SB)/8, $0x6262626262626262
+GLOBL s2b<>(SB), RODATA|NOPTR, $32
+DATA s2f<>+0(SB)/8, $0x6666666666666666
+DATA s2f<>+8(SB)/8, $0x6666666666666666
+DATA s2f<>+16(SB)/8, $0x6666666666666666
+DATA s2f<>+24(SB)/8, $0x6666666666666666
+GLOBL s2f<>(SB), RODATA|NOPTR, $32
+DATA s2n<>+0(SB)/8, $0x6e6e6e6e6e6e6e6e
+DATA s2n<>+8(SB)/8, $0x6e6e6e6e6e6e6e6e
+DATA s2n<>+16(SB)/8, $0x6e6e6e6e6e6e6e6e
+DATA s2n<>+24(SB)/8, $0x6e6e6e6e6e6e6e6e
+GLOBL s2n<>(SB), RODATA|NOPTR, $32
+DATA s2r<>+0(SB)/8, $0x7272727272727272
+DATA s2r<>+8(SB)/8, $0x7272727272727272
+DATA s2r<>+16(SB)/8, $0x7272727272727272
+DATA s2r<>+24(SB)/8, $0x7272727272727272
+GLOBL s2r<>(SB), RODATA|NOPTR, $32
+DATA s2t<>+0(SB)/8, $0x7474747474747474
+DATA s2t<>+8(SB)/8, $0x7474747474747474
+DATA s2t<>+16(SB)/8, $0x7474747474747474
+DATA s2t<>+24(SB)/8, $0x7474747474747474
+GLOBL s2t<>(SB), RODATA|NOPTR, $32
+DATA s2c30<>+0(SB)/8, $0x3030303030303030
+DATA s2c30<>+8(SB)/8, $0x3030303030303030
+DATA s2c30<>+16(SB)/8, $0x3030303030303030
+DATA s2c30<>+24(SB)/8, $0x3030303030303030
+GLOBL s2c30<>(SB), RODATA|NOPTR, $32
+DATA s2c09<>+0(SB)/8, $0x0909090909090909
+DATA s2c09<>+8(SB)/8, $0x0909090909090909
+DATA s2c09<>+16(SB)/8, $0x0909090909090909
+DATA s2c09<>+24(SB)/8, $0x0909090909090909
+GLOBL s2c09<>(SB), RODATA|NOPTR, $32
+DATA s2c20<>+0(SB)/8, $0x2020202020202020
+DATA s2c20<>+8(SB)/8, $0x2020202020202020
+DATA s2c20<>+16(SB)/8, $0x2020202020202020
+DATA s2c20<>+24(SB)/8, $0x2020202020202020
+GLOBL s2c20<>(SB), RODATA|NOPTR, $32
+DATA s2c61<>+0(SB)/8, $0x6161616161616161
+DATA s2c61<>+8(SB)/8, $0x6161616161616161
+DATA s2c61<>+16(SB)/8, $0x6161616161616161
+DATA s2c61<>+24(SB)/8, $0x6161616161616161
+GLOBL s2c61<>(SB), RODATA|NOPTR, $32
+DATA s2c05<>+0(SB)/8, $0x0505050505050505
+DATA s2c05<>+8(SB)/8, $0x0505050505050505
+DATA s2c05<>+16(SB)/8, $0x0505050505050505
+DATA s2c05<>+24(SB)/8, $0x0505050505050505
+GLOBL s2c05<>(SB), RODATA|NOPTR, $32
+
+// The UTF-8 lookup tables of stringRunGeneric, 16 bytes each (as in
+// strrun_amd64.s), broadcast to both lanes.
+DATA s2byte1High<>+0(SB)/8, $0x0202020202020202
+DATA s2byte1High<>+8(SB)/8, $0x4915012180808080
+GLOBL s2byte1High<>(SB), RODATA|NOPTR, $16
+DATA s2byte1Low<>+0(SB)/8, $0xcbcbcb8b8383a3e7
+DATA s2byte1Low<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL s2byte1Low<>(SB), RODATA|NOPTR, $16
+DATA s2byte2High<>+0(SB)/8, $0x0101010101010101
+DATA s2byte2High<>+8(SB)/8, $0x01010101babaaee6
+GLOBL s2byte2High<>(SB), RODATA|NOPTR, $16

@@ -1,0 +1,356 @@
+package toolresult
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
+)
+
+// decodeValue builds from the JSON document doc the values a jq program
+// works on (SPEC C13): map[string]any, []any, string, bool, nil, and numbers
+// as gojq reads them: an int where the literal is an integer that fits,
+// else a float64 where it has a fraction or an exponent, else a *big.Int
+// (and ±Inf past float64's range).
+//
+// It reads doc with the tokenizer's Scanner in one pass, without recursion:
+// the values of open containers wait on one stack, and a container is made
+// at its end, at its exact size. Strings without escapes are not copied:
+// they are slices of doc, which decodeValue takes over (the caller must not
+// change doc afterwards, and doc stays alive while any of them does).
+// Escapes are decoded as encoding/json decodes them: a lone surrogate
+// becomes U+FFFD.
+//
+// Errors are the scanner's (*tokenizer.Error, with the offset), which never
+// quote the document.
+func decodeValue(doc []byte, maxDepth int) (any, error) {
+	d, _ := decoders.Get().(*decoder)
+	if d == nil {
+		d = new(decoder)
+	}
+	v, err := d.decode(doc, maxDepth)
+	// After an error, values and keys may be left: they must not stay alive.
+	clear(d.vals[:cap(d.vals)])
+	clear(d.keys[:cap(d.keys)])
+	if d.small() {
+		decoders.Put(d)
+	}
+	return v, err
+}
+
+// decoders keeps decoders, with their stacks, between queries.
+var decoders sync.Pool
+
+// decoder is the state of decodeValue, kept for reuse.
+type decoder struct {
+	sc     tokenizer.Scanner
+	frames []frame  // open containers, innermost last
+	vals   []any    // the values read in open containers, in order
+	keys   []string // the keys read in open objects, in order
+	esc    []byte   // scratch for unescaping
+	spans  [32]tokenizer.MemberSpan
+}
+
+// frame is an open container: where its values and keys begin on the stacks.
+type frame struct {
+	obj  bool
+	vals int
+	keys int
+}
+
+// small reports whether they are small enough to
+// keep.
+func (d *decoder) small() bool {
+	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
+}
+
+func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
+	d.sc.Reset(maxDepth)
+	d.frames, d.vals, d.keys = d.frames[:0], d.vals[:0], d.keys[:0]
+	var str string
+	if len(doc) > 0 {
+		str = unsafe.String(&doc[0], len(doc))
+	}
+	var root any
+	i := 0
+	for {
+		// Inside a container, the scanner's fast loops read runs of plain
+		// members and scalar elements; Next reads the rest (containers,
+		// and whatever the fast loops leave, errors included).
+		if nf := len(d.frames); nf > 0 {
+			var done bool
+			var v any
+			if d.frames[nf-1].obj {
+				if i, done = d.members(str, doc, i); done {
+					v = d.endObject()
+				}
+			} else if i, done = d.elements(str, doc, i); done {
+				v = d.endArray()
+			}
+			if done {
+				if len(d.frames) == 0 {
+					root = v
+				} else {
+					d.vals = append(d.vals, v)
+				}
+				continue
+			}
+		}
+		t, j, err := d.sc.Next(doc, i)
+		if err != nil {
+			return nil, err
+		}
+		i = j
+		if t.More {
+			// The token runs to the document's end: only a number may
+			// (End says whether it is whole), and only at the top level.
+			if err := d.sc.End(len(doc)); err != nil {
+				return nil, err
+			}
+			return number(str[t.Start:]), nil
+		}
+		var v any
+		switch t.Kind {
+		case tokenizer.None:
+			if err := d.sc.End(len(doc)); err != nil {
+				return nil, err
+			}
+			return root, nil
+		case tokenizer.ObjectStart, tokenizer.ArrayStart:
+			d.frames = append(d.frames, frame{obj: t.Kind == tokenizer.ObjectStart, vals: len(d.vals), keys: len(d.keys)})
+			continue
+		case tokenizer.ObjectEnd:
+			v = d.endObject()
+		case tokenizer.ArrayEnd:
+			v = d.endArray()
+		case tokenizer.String:
+			s := d.str(str, doc, t)
+			if t.Key {
+				d.keys = append(d.keys, s)
+				continue
+			}
+			v = s
+		case tokenizer.Number:
+			v = number(str[t.Start:t.End])
+		case tokenizer.True:
+			v = true
+		case tokenizer.False:
+			v = false
+		case tokenizer.Null:
+			v = nil
+		}
+		if len(d.frames) == 0 {
+			root = v
+		} else {
+			d.vals = append(d.vals, v)
+		}
+	}
+}
+
+// members reads the run of plain members (a key and a scalar value) at
+// doc[i] with the scanner's Members loop, and the key of a member whose
+// value it leaves to Next. It reports whether it read the object's end too.
+func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
+	for {
+		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+		for _, sp := range d.spans[:n] {
+			key := str[sp.KeyStart+1 : sp.KeyEnd-1]
+			if sp.Escaped {
+				d.esc = appendUnescapedJSON(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1])
+				key = string(d.esc)
+			}
+			d.keys = append(d.keys, key)
+			if sp.ValueEnd != 0 {
+				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+			}
+		}
+		i = at
+		if closed || n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
+			return i, closed
+		}
+	}
+}
+
+// elements reads the run of scalar elements at doc[i] with the scanner's
+// Element and Scalar. It reports whether it read the array's end too.
+func (d *decoder) elements(str string, doc []byte, i int) (int, bool) {
+	for {
+		k, j := d.sc.Element(doc, i)
+		switch k {
+		case tokenizer.ArrayEnd:
+			return j, true
+		case tokenizer.None:
+			return i, false
+		case tokenizer.ObjectStart, tokenizer.ArrayStart:
+			return j, false // Next opens it
+		}
+		end, ok := d.sc.Scalar(doc, j, false)
+		if !ok {
+			return j, false // Next reads it, or reports why it cannot
+		}
+		d.vals = append(d.vals, d.scalar(str, doc, j, end))
+		i = end
+	}
+}
+
+// scalar is the value of the validated scalar doc[a:b].
+func (d *decoder) scalar(str string, doc []byte, a, b int) any {
+	switch doc[a] {
+	case '"':
+		s := str[a+1 : b-1]
+		if strings.IndexByte(s, '\\') >= 0 {
+			d.esc = appendUnescapedJSON(d.esc[:0], doc[a+1:b-1])
+			s = string(d.esc)
+		}
+		return s
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'n':
+		return nil
+	}
+	return number(str[a:b])
+}
+
+// endObject closes the innermost object: its members are the keys and
+// values on the stacks since it opened; a later duplicate key wins.
+func (d *decoder) endObject() any {
+	f := d.frames[len(d.frames)-1]
+	d.frames = d.frames[:len(d.frames)-1]
+	keys, vals := d.keys[f.keys:], d.vals[f.vals:]
+	m := make(map[string]any, len(keys))
+	for k, key := range keys {
+		m[key] = vals[k]
+	}
+	clear(vals) // the stack must not keep the values alive
+	d.keys, d.vals = d.keys[:f.keys], d.vals[:f.vals]
+	return m
+}
+
+// endArray closes the innermost array.
+func (d *decoder) endArray() any {
+	f := d.frames[len(d.frames)-1]
+	d.frames = d.frames[:len(d.frames)-1]
+	a := make([]any, len(d.vals)-f.vals)
+	copy(a, d.vals[f.vals:])
+	clear(d.vals[f.vals:])
+	d.vals = d.vals[:f.vals]
+	return a
+}
+
+// str returns the string token t: a slice of str when it has no escapes,
+// else a new string with them decoded.
+func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
+	if !t.Escaped {
+		return str[t.Start+1 : t.End-1]
+	}
+	d.esc = appendUnescapedJSON(d.esc[:0], doc[t.Start+1:t.End-1])
+	return string(d.esc)
+}
+
+// appendUnescapedJSON appends the bytes that the validated string body b
+// stands for, as encoding/json decodes them: a surrogate pair is one code
+// point, a lone surrogate is U+FFFD.
+func appendUnescapedJSON(dst, b []byte) []byte {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(b) && b[j] != '\\' {
+				j++
+			}
+			dst = append(dst, b[i:j]...)
+			i = j
+			continue
+		}
+		e := b[i+1]
+		if e != 'u' {
+			dst = append(dst, unescaped[e])
+			i += 2
+			continue
+		}
+		r := hex4rune(b[i+2 : i+6])
+		i += 6
+		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+			if lo := hex4rune(b[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
+				dst = utf8.AppendRune(dst, 0x10000+(r-0xD800)<<10+(lo-0xDC00))
+				i += 6
+				continue
+			}
+		}
+		if r >= 0xD800 && r < 0xE000 {
+			r = utf8.RuneError
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// unescaped maps the byte after a backslash to the byte it stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hex4rune reads four validated hex digits.
+func hex4rune(h []byte) rune {
+	var r rune
+	for _, c := range h[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// number converts a validated number literal as gojq does: an int when it
+// is an integer that fits, a float64 when it has a fraction or exponent,
+// else a *big.Int; ±Inf past float64's range.
+func number(s string) any {
+	integer := true
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c == '.' || c == 'e' || c == 'E' {
+			integer = false
+			break
+		}
+	}
+	if integer {
+		// Up to 18 digits always fit in an int64.
+		if len(s) <= 18 {
+			n, neg := 0, s[0] == '-'
+			k := 0
+			if neg {
+				k = 1
+			}
+			for ; k < len(s); k++ {
+				n = n*10 + int(s[k]-'0')
+			}
+			if neg {
+				n = -n
+			}
+			return n
+		}
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
+			return int(n)
+		}
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return b
+		}
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	if s[0] == '-' {
+		return math.Inf(-1)
+	}
+	return math.Inf(1)
+}
