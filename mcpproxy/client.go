@@ -24,9 +24,9 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 	case 0:
 		return line // a blank line
 	case '{':
-		ms, err := ps.members(line, span{0, len(line)}, false)
+		ms, err := ps.members(line, span{0, len(line)}, untrusted)
 		if err != nil {
-			s.replyError(nil, codeParse, "jsonmask: "+message(err))
+			s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 			return nil
 		}
 		if s.clientMessage(ps, line, ms) {
@@ -36,8 +36,8 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 	case '[':
 		return s.clientBatch(ps, line)
 	}
-	if _, err := ps.elements(line, span{0, len(line)}, false); err != errShape {
-		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+	if _, err := ps.elements(line, span{0, len(line)}, untrusted); err != errShape {
+		s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 	} else {
 		s.replyError(nil, codeInvalidRequest, "jsonmask: a message must be a JSON object or an array of them")
 	}
@@ -47,9 +47,9 @@ func (s *session) clientLine(ps *parser, line []byte) []byte {
 // clientBatch is clientLine for a batch: the elements the proxy answers or
 // refuses are taken out of it.
 func (s *session) clientBatch(ps *parser, line []byte) []byte {
-	els, err := ps.elements(line, span{0, len(line)}, false)
+	els, err := ps.elements(line, span{0, len(line)}, untrusted)
 	if err != nil {
-		s.replyError(nil, codeParse, "jsonmask: "+message(err))
+		s.replyError(nil, codeParse, "jsonmask: "+err.Error())
 		return nil
 	}
 	var keep [][]byte
@@ -58,7 +58,7 @@ func (s *session) clientBatch(ps *parser, line []byte) []byte {
 			keep = append(keep, line[e.start:e.end]) // the server answers it
 			continue
 		}
-		ms, _ := ps.members(line, e, true)
+		ms, _ := ps.members(line, e, trusted)
 		if s.clientMessage(ps, line, ms) {
 			keep = append(keep, line[e.start:e.end])
 		}
@@ -96,7 +96,7 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 	name, _ := text(line, method.val)
 	var pm []member
 	if params != nil && line[params.val.start] == '{' {
-		pm, _ = ps.members(line, params.val, true)
+		pm, _ = ps.members(line, params.val, trusted)
 	}
 	switch name {
 	case toolsCall, toolsList:
@@ -196,18 +196,18 @@ func (s *session) taskResultCall(method string, line, rawID []byte, id *member, 
 	}
 	tid, twice := find(pm, "taskId")
 	var tool string
-	known := false
+	attributed := false
 	if tid != nil && !twice {
 		if taskID, isText := text(line, tid.val); isText {
-			tool, known = s.taskTool(taskID)
+			tool, attributed = s.taskTool(taskID)
 		}
 	}
-	if !known && s.p.anyMask && method == tasksResult {
+	if !attributed && s.p.anyMask && method == tasksResult {
 		s.replyError(rawID, codeInvalidRequest, "jsonmask: tasks/result of a task that the proxy did not see a tools/call create: "+
 			"not forwarded, since it may be the result of a masked tool")
 		return false
 	}
-	c := &call{method: method, tool: tool, unattributed: !known}
+	c := &call{method: method, tool: tool, unattributed: !attributed}
 	if !s.p.callTool(c).rewrites() && !(c.unattributed && s.p.anyMask) {
 		return true
 	}
@@ -233,7 +233,7 @@ func (s *session) cancelCall(key string) {
 }
 
 // message is an error's text without the "jsonmask: " that the library's
-// errors begin with.
+// errors begin with, for a text that says it after its own "jsonmask: ".
 func message(err error) string {
 	// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
 	return strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: ")

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -73,9 +74,11 @@ func jsonmaskBin(t *testing.T) string {
 	return bin.path
 }
 
+// corpusPath is the path of a copy of the corpus' conversation items, for
+// the test server in another process.
 func corpusPath(t *testing.T) string {
-	p, err := filepath.Abs("../bench/testdata/conversation_items.json")
-	if err != nil {
+	p := filepath.Join(t.TempDir(), "conversation_items.json")
+	if err := os.WriteFile(p, corpus.File(t, "conversation_items.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -247,7 +250,16 @@ func TestTools(t *testing.T) {
 	dir := t.TempDir()
 	c := dial(t, testConfig(t, dir))
 	masked := maskedLarge(t)
-	var largeVar string
+	// largeVariable is the variable of a call of large of its own: a
+	// subtest that needs it does not depend on Large having run.
+	largeVariable := func(t *testing.T) string {
+		t.Helper()
+		name := varName.FindString(only(t, c.call(t, "large", nil)))
+		if name == "" {
+			t.Fatal("the result of large names no variable")
+		}
+		return name
+	}
 
 	t.Run("List", func(t *testing.T) {
 		r, err := c.cs.ListTools(ctx, nil)
@@ -296,7 +308,7 @@ func TestTools(t *testing.T) {
 		if r.StructuredContent != nil || r.IsError {
 			t.Fatalf("structuredContent %v, isError %v", r.StructuredContent != nil, r.IsError)
 		}
-		largeVar = varName.FindString(text)
+		largeVar := varName.FindString(text)
 		stored, err := os.ReadFile(filepath.Join(dir, "vars", largeVar+".json"))
 		if err != nil {
 			t.Fatalf("the note names %q: %v\n%s", largeVar, err, text)
@@ -311,11 +323,11 @@ func TestTools(t *testing.T) {
 		}
 	})
 	t.Run("ReadVariable", func(t *testing.T) {
-		if largeVar == "" {
-			t.Skip("no variable")
-		}
+		largeVar := largeVariable(t)
 		var doc struct{ Data []json.RawMessage }
-		json.Unmarshal(masked, &doc)
+		if err := json.Unmarshal(masked, &doc); err != nil {
+			t.Fatal(err)
+		}
 		r := c.call(t, "read_variable", map[string]any{"name": largeVar, "pointer": "/data/7"})
 		if got := only(t, r); got != string(doc.Data[7]) || r.IsError {
 			t.Fatalf("got %s want %s", got, doc.Data[7])
@@ -346,8 +358,8 @@ func TestTools(t *testing.T) {
 		if n := tokens(t, text); n > 2000 || r.StructuredContent != nil {
 			t.Fatalf("model text of %d tokens", n)
 		}
-		if v := varName.FindString(text); v != largeVar {
-			t.Fatalf("variable %s, want the same data as large: %s", v, largeVar)
+		if v, want := varName.FindString(text), largeVariable(t); v != want {
+			t.Fatalf("variable %s, want the same data as large: %s", v, want)
 		}
 	})
 	t.Run("DuplicateOnceWithinBudget", func(t *testing.T) {
@@ -545,7 +557,9 @@ func TestTransparent(t *testing.T) {
 					Method string
 					Params struct{ Name string }
 				}
-				json.Unmarshal([]byte(l), &m)
+				if err := json.Unmarshal([]byte(l), &m); err != nil {
+					t.Fatalf("the proxy sent a line that is not JSON: %v: %.200s", err, l)
+				}
 				if m.Method == "tools/list" || m.Method == "tools/call" && m.Params.Name == "small" {
 					rewritten[string(m.ID)] = true
 				}
@@ -558,7 +572,9 @@ func TestTransparent(t *testing.T) {
 					ID     json.RawMessage
 					Method string
 				}
-				json.Unmarshal([]byte(l), &m)
+				if err := json.Unmarshal([]byte(l), &m); err != nil {
+					t.Fatalf("a line that is not JSON: %v: %.200s", err, l)
+				}
 				if m.Method != "" {
 					return ""
 				}

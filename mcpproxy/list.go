@@ -13,7 +13,7 @@ func (s *session) rewriteList(c *call, msg []byte, res span) []byte {
 	if msg[res.start] != '{' {
 		return msg
 	}
-	ms, err := ps.members(msg, res, true)
+	ms, err := ps.members(msg, res, trusted)
 	if err != nil {
 		return msg
 	}
@@ -21,7 +21,7 @@ func (s *session) rewriteList(c *call, msg []byte, res span) []byte {
 	if tools == nil || msg[tools.val.start] != '[' {
 		return msg
 	}
-	els, err := ps.elements(msg, tools.val, true)
+	els, err := ps.elements(msg, tools.val, trusted)
 	if err != nil {
 		return msg
 	}
@@ -33,7 +33,7 @@ func (s *session) rewriteList(c *call, msg []byte, res span) []byte {
 			out = append(out, el)
 			continue
 		}
-		tms, err := ps.members(msg, e, true)
+		tms, err := ps.members(msg, e, trusted)
 		if err != nil {
 			out = append(out, el)
 			continue

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -24,11 +25,23 @@ func (m member) raw(b []byte) []byte { return b[m.start:m.val.end] }
 
 // parser reads the JSON of messages with the project's tokenizer: one level
 // of an object or an array at a time, as spans of the message, validating
-// what it reads (RFC 8259, in full unless trusted).
+// what it reads (RFC 8259, in full unless trusted: see trust). Its errors, as the
+// tokenizer's, have no "jsonmask: " in front: who reports one says it.
 type parser struct{ sc tokenizer.Scanner }
 
+// trust says how the parser reads the values it skips: untrusted, a
+// message as it arrives, validated in full (RFC 8259); trusted, a part of a
+// message that was validated when it arrived, whose string quoting and
+// nesting alone are read (tokenizer's SkipTrusted).
+type trust bool
+
+const (
+	untrusted trust = false
+	trusted   trust = true
+)
+
 // errShape is a value that is not the object or array it should be.
-var errShape = errors.New("jsonmask: not the JSON object or array expected")
+var errShape = errors.New("not the JSON object or array expected")
 
 // open starts reading the value at v, which must begin with want ('{' or
 // '['), whitespace around it allowed.
@@ -59,10 +72,10 @@ func (p *parser) close(src []byte, i int) error {
 }
 
 // value consumes the value at src[i], which Peek found.
-func (p *parser) value(src []byte, i int, trusted bool) (int, error) {
+func (p *parser) value(src []byte, i int, how trust) (int, error) {
 	var done bool
 	var err error
-	if trusted {
+	if how == trusted {
 		i, done, err = p.sc.SkipTrusted(src, i)
 	} else {
 		i, done, err = p.sc.SkipValue(src, i)
@@ -75,7 +88,7 @@ func (p *parser) value(src []byte, i int, trusted bool) (int, error) {
 
 // members reads the members of the object at v. On an error it returns the
 // members read before it, with the error.
-func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
+func (p *parser) members(b []byte, v span, how trust) ([]member, error) {
 	src, i, err := p.open(b, v, tokenizer.ObjectStart)
 	if err != nil {
 		return nil, err
@@ -99,7 +112,7 @@ func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
 		if err != nil {
 			return ms, err
 		}
-		ve, err := p.value(src, vs, trusted)
+		ve, err := p.value(src, vs, how)
 		if err != nil {
 			return ms, err
 		}
@@ -109,7 +122,7 @@ func (p *parser) members(b []byte, v span, trusted bool) ([]member, error) {
 }
 
 // elements reads the elements of the array at v.
-func (p *parser) elements(b []byte, v span, trusted bool) ([]span, error) {
+func (p *parser) elements(b []byte, v span, how trust) ([]span, error) {
 	src, i, err := p.open(b, v, tokenizer.ArrayStart)
 	if err != nil {
 		return nil, err
@@ -126,7 +139,7 @@ func (p *parser) elements(b []byte, v span, trusted bool) ([]span, error) {
 			_, j, _ = p.sc.Next(src, j)
 			return es, p.close(src, j)
 		}
-		e, err := p.value(src, j, trusted)
+		e, err := p.value(src, j, how)
 		if err != nil {
 			return es, err
 		}
@@ -214,10 +227,10 @@ func firstChar(raw []byte) byte {
 	for i := 0; i < len(body); {
 		c := body[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case jsonwire.IsSpace(c):
 			i++
-		case c == 0xEF && i+2 < len(body) && body[i+1] == 0xBB && body[i+2] == 0xBF:
-			i += 3
+		case bytes.HasPrefix(body[i:], []byte(jsonwire.BOM)):
+			i += len(jsonwire.BOM)
 		case c == '\\' && i+1 < len(body):
 			e := body[i+1]
 			switch e {
@@ -225,11 +238,11 @@ func firstChar(raw []byte) byte {
 				i += 2
 				continue
 			case 'u':
-				if i+6 > len(body) {
+				r, ok := jsonwire.ParseHex4(body[i+2:])
+				if !ok {
 					return 0
 				}
-				r := hex4(body[i+2 : i+6])
-				if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xFEFF {
+				if r < 0x80 && jsonwire.IsSpace(byte(r)) || r == 0xFEFF {
 					i += 6
 					continue
 				}
@@ -246,22 +259,6 @@ func firstChar(raw []byte) byte {
 	return 0
 }
 
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		}
-	}
-	return r
-}
-
 // sameJSON reports whether a and b are the same JSON: the same tokens in
 // the same order, whitespace aside, strings compared after unescaping,
 // numbers as written (SPEC P4: a result's structuredContent and its text,
@@ -273,7 +270,7 @@ func sameJSON(a, b []byte) bool {
 	var sa, sb tokenizer.Scanner
 	sa.Reset(0)
 	sb.Reset(0)
-	i, j := skipBOM(a), skipBOM(b)
+	i, j := jsonwire.LeadLen(a), jsonwire.LeadLen(b)
 	for {
 		ta, i2, ea := sa.Next(a, i)
 		tb, j2, eb := sb.Next(b, j)
@@ -290,18 +287,4 @@ func sameJSON(a, b []byte) bool {
 		}
 		i, j = i2, j2
 	}
-}
-
-func skipBOM(b []byte) int {
-	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
-		return 3
-	}
-	return 0
-}
-
-// trimJSON drops the byte-order mark and whitespace around JSON data, so
-// that it can be embedded as a member's value.
-func trimJSON(b []byte) []byte {
-	b = b[skipBOM(b):]
-	return bytes.Trim(b, " \t\r\n")
 }

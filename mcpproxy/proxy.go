@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -93,7 +94,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 	if cfg.Store != "" {
 		st, err := toolresult.OpenStore(context.Background(), cfg.Store)
 		if err != nil {
-			return nil, fmt.Errorf("jsonmask: config: store: %w", unprefix(err))
+			return nil, &configError{where: "store", err: err}
 		}
 		base = append(base, toolresult.WithStore(st))
 	}
@@ -107,7 +108,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 	}
 	reader, err := toolresult.New(append(base, toolresult.WithBudget(readBudget))...)
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
+		return nil, &configError{err: err}
 	}
 	p.reader = reader
 	if p.def, err = newTool(reader, nil, cfg.Budget, ToolConfig{}); err != nil {
@@ -125,7 +126,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		var mask *jsonmask.Mask
 		if tc.ResponseMask != nil {
 			if mask, err = jsonmask.Compile(tc.ResponseMask, jsonmask.WithArrays(tc.Arrays)); err != nil {
-				return nil, fmt.Errorf("jsonmask: config: tools.%s.response_mask: %w", name, unprefix(err))
+				return nil, &configError{where: "tools." + name + ".response_mask", err: err}
 			}
 		}
 		tc.Strict = tc.Strict || cfg.Strict
@@ -148,20 +149,31 @@ func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc Too
 		var err error
 		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions)}
 		if t.proc, err = base.With(opts...); err != nil {
-			return nil, fmt.Errorf("jsonmask: config: %w", unprefix(err))
+			return nil, &configError{err: err}
 		}
 	}
 	return t, nil
 }
 
-// unprefix drops the "jsonmask: " of an error that a message wraps.
-func unprefix(err error) error {
-	const prefix = "jsonmask: "
-	if s := err.Error(); len(s) > len(prefix) && s[:len(prefix)] == prefix {
-		return errors.New(s[len(prefix):])
-	}
-	return err
+// configError is an error of the library or of toolresult in the
+// configuration that New was given. It says "jsonmask: config: ", where
+// (when a key is to blame), and the cause's message, whose own "jsonmask: "
+// it leaves out: the prefix is said once. errors.Is and errors.As see the
+// cause (a *jsonmask.MaskError, say).
+type configError struct {
+	where string // such as tools.NAME.response_mask, or ""
+	err   error
 }
+
+func (e *configError) Error() string {
+	msg := strings.TrimPrefix(e.err.Error(), "jsonmask: ")
+	if e.where != "" {
+		msg = e.where + ": " + msg
+	}
+	return "jsonmask: config: " + msg
+}
+
+func (e *configError) Unwrap() error { return e.err }
 
 // toolFor returns what the proxy does to the results of the tool called
 // name.

@@ -7,48 +7,11 @@ import (
 	"io"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
 
-	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
-
-// appendString appends s as a JSON string: '"', '\\' and control
-// characters escaped, \n, \r and \t short. A string that is not valid
-// UTF-8 (instructions may hold the WTF-8 of a lone surrogate escape) is
-// written as package schema writes it: a lone surrogate as its \u escape,
-// other invalid bytes as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		return schema.AppendString(b, s)
-	}
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // item is one element of a result's content.
 type item struct {
@@ -80,6 +43,11 @@ type item struct {
 // Fail closed (P6): for a masked tool, a result that cannot be processed
 // (the payload is not valid JSON, the result is malformed, a text holds
 // other JSON than the payload) becomes an error result that says why.
+//
+// The steps, each a function: readResult reads the result's members and
+// readItems its content items; choosePayload finds the payload; keptItems
+// says which content items stay beside it; processPayload applies the mask
+// and section 9; assemble writes the new result.
 func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, res span) []byte {
 	t := s.p.callTool(c)
 	masked := t.mask != nil
@@ -91,169 +59,248 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 		return s.failure(msg, c, rawID, why)
 	}
 	var ps parser
-	if msg[res.start] != '{' {
-		return fail("the result is not a JSON object")
+	r, why := readResult(&ps, msg, res)
+	if why != "" {
+		return fail(why)
 	}
-	ms, err := ps.members(msg, res, true)
-	if err != nil {
-		return fail("the result is not valid JSON: " + message(err))
-	}
-	content, twiceC := find(ms, "content")
-	structured, twiceS := find(ms, "structuredContent")
-	if twiceC || twiceS {
-		return fail("the result has two content or structuredContent members")
-	}
-	resultType := ""
-	if rt, _ := find(ms, "resultType"); rt != nil {
-		resultType, _ = text(msg, rt.val)
-	}
-	if task, twice := find(ms, "task"); c.method == toolsCall && (task != nil || resultType == "task") {
+	if task, twice := find(r.ms, "task"); c.method == toolsCall && (task != nil || r.resultType == "task") {
 		// A task created: in the tasks extension of later protocols
 		// (resultType "task") the task's members are the result's own.
-		return s.taskCreated(c, msg, res, ms, task, twice, fail)
+		return s.taskCreated(c, msg, res, r.ms, task, twice, fail)
 	}
 	if !t.rewrites() {
 		return msg // a call noted for the task it might have created
 	}
-	if resultType != "" && resultType != "complete" {
+	if r.resultType != "" && r.resultType != "complete" {
 		return msg // not final: it asks the client for input
 	}
-	if structured != nil && string(msg[structured.val.start:structured.val.end]) == "null" {
-		structured = nil
+	if why := r.readItems(&ps); why != "" {
+		return fail(why)
 	}
-	var items []item
-	if content != nil {
-		if msg[content.val.start] != '[' {
-			return fail("its content is not an array")
-		}
-		els, err := ps.elements(msg, content.val, true)
-		if err != nil {
-			return fail("its content is not valid JSON: " + message(err))
-		}
-		for _, e := range els {
-			items = append(items, readItem(&ps, msg, e))
-		}
-	}
-
-	// The payload, and what becomes of each content item.
-	var payload *payloadOf
-	from := "structuredContent"
-	payloadItem := -1
-	unwrapped, repeated := false, false
-	if structured != nil {
-		switch w := wrapped(&ps, msg, structured.val, content); {
-		case w.repeats:
-			// structuredContent repeats the content items (media, say):
-			// the content says it once (P3).
-			structured, repeated = nil, true
-		case w.text != (span{}) && w.json:
-			payload, unwrapped, from = textPayload(msg, w.text), true, "structuredContent's text"
-		case w.text != (span{}) && !masked:
-			return s.plainWrapped(msg, res, ms, items, textBytes(msg, w.text))
-		default:
-			payload = &payloadOf{b: msg[structured.val.start:structured.val.end]}
-		}
-	}
-	if structured == nil {
-		for i, it := range items {
-			if it.jsonLike != 0 {
-				payload, payloadItem, from = textPayload(msg, it.text), i, "text content"
-				break
-			}
-		}
+	p := r.choosePayload(&ps, masked)
+	if p.plain != nil {
+		return s.plainWrapped(msg, res, r.ms, r.items, p.plain)
 	}
 	if masked {
-		if why := unmaskedWhy(payload, t.arrays); why != "" {
+		if why := unmaskedWhy(p.payload, t.arrays); why != "" {
 			if t.strict {
 				return fail("strict: " + why)
 			}
 			s.p.logf("tools/call %q: the result passes unmasked: %s", c.tool, why)
 		}
 	}
-	unknown := false
-	for _, m := range ms {
-		unknown = unknown || !defined(m.key)
+	if p.payload == nil && !(masked && r.undefined()) {
+		return dropMembers(msg, res, r.ms, func(key string) bool { return p.repeated && key == "structuredContent" })
 	}
-	if payload == nil && !(masked && unknown) {
-		return dropMembers(msg, res, ms, func(key string) bool { return repeated && key == "structuredContent" })
+	keep, why := r.keptItems(p, masked, t.arrays)
+	if why != "" {
+		return fail(why)
 	}
-	// A masked tool's rewritten result holds the model text alone (P3):
-	// other items, prose or images, could carry what the mask drops.
-	keep := make([]bool, len(items))
-	for i, it := range items {
-		keep[i] = i != payloadItem && !masked
-		if i == payloadItem || it.jsonLike == 0 || payload == nil {
-			continue
-		}
-		if sameJSON(textBytes(msg, it.text), payload.bytes()) {
-			keep[i] = false // P4: the same JSON once
-			continue
-		}
-		if masked && (it.jsonLike == '{' || t.arrays) {
-			return fail("content item " + strconv.Itoa(i) + " holds JSON that is not the result's payload, which the mask would not see")
-		}
-	}
-
-	var r *toolresult.Result
-	switch {
-	case payload == nil: // a masked tool's result with members to drop
-	case t.proc != nil:
-		// The budget bounds the whole result (P3): the texts kept beside
-		// the data count against it.
-		proc := t.proc
-		if extra := keptTokens(proc, msg, items, keep); extra > 0 {
-			proc, err = proc.With(toolresult.WithBudget(max(proc.Budget()-extra, 1)))
-		}
-		if err == nil {
-			r, err = proc.Process(ctx, payload.reader())
-		}
-	default: // the mask alone: the budget is off
-		var out []byte
-		if out, err = t.mask.Append(nil, payload.bytes()); err == nil {
-			r = &toolresult.Result{Route: toolresult.Passthrough, Text: string(out), Content: out}
-		}
-	}
+	out, err := processPayload(ctx, t, r, p.payload, keep)
 	switch {
 	case ctx.Err() != nil:
 		return nil
 	case err != nil:
-		return fail("its " + from + " could not be processed: " + message(err))
-	case r != nil && r.Route == toolresult.Plaintext && unwrapped:
-		return s.plainWrapped(msg, res, ms, items, payload.bytes())
-	case r == nil || r.Route == toolresult.Plaintext:
+		return fail("its " + p.from + " could not be processed: " + message(err))
+	case out != nil && out.Route == toolresult.Plaintext && p.unwrapped:
+		return s.plainWrapped(msg, res, r.ms, r.items, p.payload.bytes())
+	case out == nil || out.Route == toolresult.Plaintext:
 		// C4: plaintext enters whole; a masked tool's result keeps only the
 		// members MCP defines.
-		return dropMembers(msg, res, ms, func(key string) bool {
-			return masked && !defined(key) || repeated && key == "structuredContent"
+		return dropMembers(msg, res, r.ms, func(key string) bool {
+			return masked && !defined(key) || p.repeated && key == "structuredContent"
 		})
-	case r.Route == toolresult.Passthrough && !masked && r.Instructions == "" && !unwrapped && !repeated:
+	case out.Route == toolresult.Passthrough && !masked && out.Instructions == "" && !p.unwrapped && !p.repeated:
 		return msg
-	case r.Route == toolresult.Variable:
-		s.p.made(r.Variable.Name, t.proc)
+	case out.Route == toolresult.Variable:
+		s.p.made(out.Variable.Name, t.proc)
 	}
+	return r.assemble(out, keep, masked)
+}
 
-	// The new result: the model text, the items kept, the masked data, and
-	// the other members kept, in their order.
+// callResult is a tools/call result as rewriteCall reads it: the members of
+// the result at res in msg, and its content items.
+type callResult struct {
+	msg        []byte
+	res        span
+	ms         []member
+	content    *member // nil for none
+	structured *member // nil for none, or null
+	resultType string
+	items      []item
+}
+
+// readResult reads the members of the result at res, or says why it cannot.
+func readResult(ps *parser, msg []byte, res span) (*callResult, string) {
+	if msg[res.start] != '{' {
+		return nil, "the result is not a JSON object"
+	}
+	ms, err := ps.members(msg, res, trusted)
+	if err != nil {
+		return nil, "the result is not valid JSON: " + message(err)
+	}
+	r := &callResult{msg: msg, res: res, ms: ms}
+	var twiceC, twiceS bool
+	r.content, twiceC = find(ms, "content")
+	r.structured, twiceS = find(ms, "structuredContent")
+	if twiceC || twiceS {
+		return nil, "the result has two content or structuredContent members"
+	}
+	if rt, _ := find(ms, "resultType"); rt != nil {
+		r.resultType, _ = text(msg, rt.val)
+	}
+	if r.structured != nil && string(msg[r.structured.val.start:r.structured.val.end]) == "null" {
+		r.structured = nil
+	}
+	return r, ""
+}
+
+// readItems reads the content items, or says why it cannot.
+func (r *callResult) readItems(ps *parser) string {
+	if r.content == nil {
+		return ""
+	}
+	if r.msg[r.content.val.start] != '[' {
+		return "its content is not an array"
+	}
+	els, err := ps.elements(r.msg, r.content.val, trusted)
+	if err != nil {
+		return "its content is not valid JSON: " + message(err)
+	}
+	for _, e := range els {
+		r.items = append(r.items, readItem(ps, r.msg, e))
+	}
+	return ""
+}
+
+// undefined reports whether the result has a member that MCP does not
+// define.
+func (r *callResult) undefined() bool {
+	for _, m := range r.ms {
+		if !defined(m.key) {
+			return true
+		}
+	}
+	return false
+}
+
+// payloadChoice is the payload of a result and where it was found.
+type payloadChoice struct {
+	payload *payloadOf // nil for none
+	from    string     // where, for messages
+	item    int        // the content item that holds it, or -1
+	// unwrapped: the payload is the text of a structuredContent wrapper;
+	// repeated: structuredContent repeats the content items, and goes.
+	unwrapped, repeated bool
+	// plain is the text of a structuredContent wrapper around plain text,
+	// for a tool without a mask (nil otherwise): it enters whole, once.
+	plain []byte
+}
+
+// choosePayload finds the result's JSON payload: its structuredContent (or
+// the JSON text it wraps), or else the first text of its content that
+// starts like a JSON object or array.
+func (r *callResult) choosePayload(ps *parser, masked bool) payloadChoice {
+	p := payloadChoice{from: "structuredContent", item: -1}
+	structured := r.structured
+	if structured != nil {
+		switch w := wrapped(ps, r.msg, structured.val, r.content); {
+		case w.repeats && len(r.items) > 0:
+			// structuredContent repeats the content items (media, say):
+			// the content says it once (P3). An empty list repeats
+			// nothing: {"k": []} is data, which the mask sees.
+			structured, p.repeated = nil, true
+		case w.text != (span{}) && w.json:
+			p.payload, p.unwrapped, p.from = textPayload(r.msg, w.text), true, "structuredContent's text"
+		case w.text != (span{}) && !masked:
+			p.plain = textBytes(r.msg, w.text)
+		default:
+			p.payload = &payloadOf{b: r.msg[structured.val.start:structured.val.end]}
+		}
+	}
+	if structured == nil {
+		for i, it := range r.items {
+			if it.jsonLike != 0 {
+				p.payload, p.item, p.from = textPayload(r.msg, it.text), i, "text content"
+				break
+			}
+		}
+	}
+	return p
+}
+
+// keptItems says which content items stay beside the model text: for a
+// tool without a mask, those that are not the payload or the same JSON
+// (P4); for a masked tool none (P3: other items, prose or images, could
+// carry what the mask drops). A masked tool's text item that holds other
+// JSON than the payload is a reason to fail.
+func (r *callResult) keptItems(p payloadChoice, masked, arrays bool) ([]bool, string) {
+	keep := make([]bool, len(r.items))
+	for i, it := range r.items {
+		keep[i] = i != p.item && !masked
+		if i == p.item || it.jsonLike == 0 || p.payload == nil {
+			continue
+		}
+		if sameJSON(textBytes(r.msg, it.text), p.payload.bytes()) {
+			keep[i] = false // P4: the same JSON once
+			continue
+		}
+		if masked && (it.jsonLike == '{' || arrays) {
+			return nil, "content item " + strconv.Itoa(i) + " holds JSON that is not the result's payload, which the mask would not see"
+		}
+	}
+	return keep, ""
+}
+
+// processPayload applies the tool's mask and section 9 to the payload: nil
+// for no payload (a masked tool's result with members to drop).
+func processPayload(ctx context.Context, t *tool, r *callResult, payload *payloadOf, keep []bool) (*toolresult.Result, error) {
+	switch {
+	case payload == nil:
+		return nil, nil
+	case t.proc != nil:
+		// The budget bounds the whole result (P3): the texts kept beside
+		// the data count against it.
+		proc := t.proc
+		if extra := keptTokens(proc, r.msg, r.items, keep); extra > 0 {
+			var err error
+			if proc, err = proc.With(toolresult.WithBudget(max(proc.Budget()-extra, 1))); err != nil {
+				return nil, err
+			}
+		}
+		return proc.Process(ctx, payload.reader())
+	}
+	// The mask alone: the budget is off.
+	out, err := t.mask.Append(nil, payload.bytes())
+	if err != nil {
+		return nil, err
+	}
+	return &toolresult.Result{Route: toolresult.Passthrough, Text: string(out), Content: out}, nil
+}
+
+// assemble returns the message with the new result: the model text, the
+// items kept, the masked data, and the other members kept, in their order.
+func (r *callResult) assemble(out *toolresult.Result, keep []bool, masked bool) []byte {
 	b := []byte(`{"content":[{"type":"text","text":`)
-	b = appendString(b, modelText(r))
+	b = jsonwire.AppendQuote(b, out.ModelText())
 	b = append(b, '}')
-	for i, it := range items {
+	for i, it := range r.items {
 		if keep[i] {
-			b = append(append(b, ','), msg[it.start:it.end]...)
+			b = append(append(b, ','), r.msg[it.start:it.end]...)
 		}
 	}
 	b = append(b, ']')
-	if r.Route == toolresult.Passthrough {
-		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+	if out.Route == toolresult.Passthrough {
+		if data := jsonwire.Trim(out.Content); len(data) > 0 && data[0] == '{' {
 			b = append(append(b, `,"structuredContent":`...), data...)
 		}
 	}
-	for _, m := range ms {
+	for _, m := range r.ms {
 		if m.key != "content" && m.key != "structuredContent" && (defined(m.key) || !masked) {
-			b = append(append(b, ','), m.raw(msg)...)
+			b = append(append(b, ','), m.raw(r.msg)...)
 		}
 	}
-	return splice(msg, res, append(b, '}'))
+	return splice(r.msg, r.res, append(b, '}'))
 }
 
 // rewriteTask returns a tasks/get response as the client gets it. A task
@@ -267,7 +314,7 @@ func (s *session) rewriteTask(ctx context.Context, c *call, msg, rawID []byte, r
 	if msg[res.start] != '{' {
 		return msg
 	}
-	ms, err := ps.members(msg, res, true)
+	ms, err := ps.members(msg, res, trusted)
 	inner, twice := find(ms, "result")
 	switch {
 	case err != nil && s.p.anyMask:
@@ -303,7 +350,7 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	if task != nil {
 		tms = nil
 		if msg[task.val.start] == '{' {
-			tms, _ = ps.members(msg, task.val, true)
+			tms, _ = ps.members(msg, task.val, trusted)
 		}
 	}
 	if tid, twice := find(tms, "taskId"); tid != nil && !twice {
@@ -316,22 +363,7 @@ func (s *session) taskCreated(c *call, msg []byte, res span, ms []member, task *
 	if s.p.callTool(c).mask == nil {
 		return msg
 	}
-	b := []byte{'{'}
-	dropped := false
-	for _, m := range ms {
-		if !taskMember(m.key, task == nil) {
-			dropped = true
-			continue
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = append(b, m.raw(msg)...)
-	}
-	if !dropped {
-		return msg
-	}
-	return splice(msg, res, append(b, '}'))
+	return dropMembers(msg, res, ms, func(key string) bool { return !taskMember(key, task == nil) })
 }
 
 // wrap is what a result's structuredContent is to its content.
@@ -352,7 +384,7 @@ func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
 	if msg[v.start] != '{' {
 		return wrap{}
 	}
-	ms, err := ps.members(msg, v, true)
+	ms, err := ps.members(msg, v, trusted)
 	if err != nil || len(ms) != 1 {
 		return wrap{}
 	}
@@ -395,7 +427,7 @@ func (s *session) plainWrapped(msg []byte, res span, ms []member, items []item, 
 			return dropMembers(msg, res, ms, func(key string) bool { return key == "structuredContent" })
 		}
 	}
-	b := appendString([]byte(`{"content":[{"type":"text","text":`), string(text))
+	b := jsonwire.AppendQuote([]byte(`{"content":[{"type":"text","text":`), string(text))
 	b = append(b, '}')
 	for _, it := range items {
 		b = append(append(b, ','), msg[it.start:it.end]...)
@@ -480,7 +512,10 @@ func (p *payloadOf) first() byte {
 	case p.b == nil && p.text != (span{}):
 		return firstChar(p.msg[p.text.start:p.text.end])
 	}
-	return firstByte(p.b[skipBOM(p.b):])
+	if b := jsonwire.TrimLead(p.b); len(b) > 0 {
+		return b[0]
+	}
+	return 0
 }
 
 // unescaper reads the content of a JSON string unescaped, a window at a
@@ -527,7 +562,7 @@ func (u *unescaper) Read(p []byte) (int, error) {
 
 // isHigh reports whether a \uXXXX escape is a high surrogate's.
 func isHigh(esc []byte) bool {
-	h := hex4(esc[2:6])
+	h, _ := jsonwire.ParseHex4(esc[2:])
 	return h >= 0xD800 && h < 0xDC00
 }
 
@@ -579,7 +614,7 @@ func readItem(ps *parser, msg []byte, e span) item {
 	if msg[e.start] != '{' {
 		return it
 	}
-	ms, err := ps.members(msg, e, true)
+	ms, err := ps.members(msg, e, trusted)
 	if err != nil {
 		return it
 	}
@@ -594,7 +629,7 @@ func readItem(ps *parser, msg []byte, e span) item {
 		t, _ = find(ms, "text")
 	case "resource":
 		if r, _ := find(ms, "resource"); r != nil && msg[r.val.start] == '{' {
-			rms, err := ps.members(msg, r.val, true)
+			rms, err := ps.members(msg, r.val, trusted)
 			if err == nil {
 				if rt, _ := find(rms, "text"); rt != nil {
 					t = &member{val: rt.val}
@@ -611,15 +646,15 @@ func readItem(ps *parser, msg []byte, e span) item {
 	return it
 }
 
-// modelText is the text content of a rewritten result: the instructions,
-// if any, then the model text (C9), as jsonmask context -format text
-// prints them.
-func modelText(r *toolresult.Result) string {
-	if r.Instructions == "" {
-		return r.Text
-	}
-	return r.Instructions + "\n\n" + r.Text
-}
+// modelText is r.ModelText() under the name that readvar.go and the query
+// files (being edited beside this change) still call.
+func modelText(r *toolresult.Result) string { return r.ModelText() }
+
+// appendString and trimJSON are jsonwire.AppendQuote and jsonwire.Trim under
+// the names that readvar.go and the query files (being edited beside this
+// change) still call; new code calls jsonwire.
+func appendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }
+func trimJSON(b []byte) []byte               { return jsonwire.Trim(b) }
 
 // errorResult is the result of a call whose result is withheld (SPEC P6).
 func errorResult(tool, why string) []byte {

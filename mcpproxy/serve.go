@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // session is one client and one server, connected by Run. Two goroutines
@@ -207,7 +209,7 @@ func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 // firstByte returns the first byte of line that is not JSON whitespace, or 0.
 func firstByte(line []byte) byte {
 	for _, c := range line {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		if !jsonwire.IsSpace(c) {
 			return c
 		}
 	}
@@ -217,11 +219,10 @@ func firstByte(line []byte) byte {
 // fromClient reads the client's messages until its input ends, and writes
 // to the server those that are for it.
 func (s *session) fromClient(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
+	lr := newLineReader(r)
 	var ps parser
 	for {
-		line, err := readLine(br, &buf)
+		line, _, err := lr.next()
 		if len(line) > 0 {
 			if fwd := s.clientLine(&ps, line); fwd != nil {
 				if _, werr := s.server.Write(fwd); werr != nil {
@@ -232,36 +233,52 @@ func (s *session) fromClient(r io.Reader) {
 		if err != nil {
 			return
 		}
-		if cap(buf) > 1<<20 {
-			buf = nil // do not keep the largest message's memory
-		}
 	}
 }
 
 // fromServer reads the server's messages until its output ends, and writes
 // them to the client, rewritten where they are results to rewrite.
 func (s *session) fromServer(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
+	lr := newLineReader(r)
 	var ps parser
 	for {
-		line, err := readLine(br, &buf)
-		if len(line) > 0 {
-			// A line read into buf (not the reader's own buffer) is ours
-			// to give away: a result processed keeps it, without a copy.
-			owned := len(buf) > 0 && &line[0] == &buf[0]
-			if s.serverLineOwned(&ps, line, owned) {
-				buf = nil
-			}
+		line, owned, err := lr.next()
+		if len(line) > 0 && s.serverLineOwned(&ps, line, owned) {
+			lr.kept()
 		}
 		if err != nil {
 			return
 		}
-		if cap(buf) > 1<<20 {
-			buf = nil
-		}
 	}
 }
+
+// lineReader reads the lines of a peer (readLine), into a buffer that it
+// reuses unless it grew past 1 MiB: it does not keep the largest message's
+// memory.
+type lineReader struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line, and whether it is owned: read into the
+// buffer (not the reader's own), so that the caller may keep it, and then
+// says so with kept.
+func (lr *lineReader) next() (line []byte, owned bool, err error) {
+	if cap(lr.buf) > 1<<20 {
+		lr.buf = nil
+	}
+	line, err = readLine(lr.br, &lr.buf)
+	owned = len(line) > 0 && len(lr.buf) > 0 && &line[0] == &lr.buf[0]
+	return line, owned, err
+}
+
+// kept says that the caller keeps the line that next returned: the next
+// line gets a buffer of its own.
+func (lr *lineReader) kept() { lr.buf = nil }
 
 // Error codes of JSON-RPC 2.0.
 const (
@@ -278,7 +295,7 @@ func (s *session) replyError(id []byte, code int, msg string) {
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
-	b = appendString(b, msg)
+	b = jsonwire.AppendQuote(b, msg)
 	b = append(b, "}}\n"...)
 	s.out.write(b)
 }

@@ -3,6 +3,8 @@ package mcpproxy
 import (
 	"bytes"
 	"context"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // serverLine reads one line of the server and writes what the client gets:
@@ -23,7 +25,7 @@ func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept boo
 	case 0:
 		s.order.put(line)
 	case '{':
-		ms, err := ps.members(line, span{0, len(line)}, false)
+		ms, err := ps.members(line, span{0, len(line)}, untrusted)
 		if err != nil {
 			s.badMessage(line, ms, err)
 			return
@@ -209,12 +211,12 @@ func (s *session) failure(msg []byte, c *call, rawID []byte, why string) []byte 
 	if c.method == toolsList {
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), rawID...)
 		b = append(b, `,"error":{"code":-32603,"message":`...)
-		b = appendString(b, "jsonmask: "+why)
+		b = jsonwire.AppendQuote(b, "jsonmask: "+why)
 		return append(b, "}}\n"...)
 	}
 	res := errorResult(c.tool, why)
 	if msg != nil {
-		ms, err := (&parser{}).members(msg, span{0, len(msg)}, true)
+		ms, err := (&parser{}).members(msg, span{0, len(msg)}, trusted)
 		if r, _ := find(ms, "result"); err == nil && r != nil {
 			return splice(msg, r.val, res)
 		}
@@ -227,7 +229,7 @@ func (s *session) failure(msg []byte, c *call, rawID []byte, why string) []byte 
 // serverBatch is serverLine for a batch: the results to rewrite in it are
 // processed, in turn, and the batch is written when they are done.
 func (s *session) serverBatch(ps *parser, line []byte) {
-	els, err := ps.elements(line, span{0, len(line)}, false)
+	els, err := ps.elements(line, span{0, len(line)}, untrusted)
 	if err != nil {
 		s.p.logf("dropped %d bytes of output from the server that are not JSON: %s", len(line), message(err))
 		return
@@ -243,7 +245,7 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 		if line[e.start] != '{' {
 			continue
 		}
-		ms, _ := ps.members(line, e, true)
+		ms, _ := ps.members(line, e, trusted)
 		c, key, ambiguous := s.claim(line, ms)
 		if ambiguous {
 			jobs[i].c = &call{} // dropped: its calls got errors

@@ -392,6 +392,7 @@ func TestFirstChar(t *testing.T) {
 	}{
 		{`"{}"`, '{'}, {`" \n\t[1]"`, '['}, {`"\n\r\t {"`, '{'}, {`"\u007b"`, '{'}, {`"\u0020\u005b"`, '['},
 		{"\"\xEF\xBB\xBF{\"", '{'}, {`"\ufeff{"`, '{'}, {`"x{"`, 'x'}, {`""`, 0}, {`"  "`, 0}, {`"\u00e9"`, 0}, {`"\"{"`, '"'},
+		{`"\u0z7b"`, 0}, {`"\u007"`, 0}, // not an escape: no JSON
 	} {
 		if got := firstChar([]byte(tc.raw)); got != tc.want {
 			t.Errorf("firstChar(%s) = %q, want %q", tc.raw, got, tc.want)
@@ -475,7 +476,10 @@ func FuzzServerResult(f *testing.F) {
 		if structured {
 			res = `{"content":[],"structuredContent":` + payload + `}`
 		} else {
-			json.Unmarshal([]byte(jstr(payload)), &payload) // what the proxy reads: invalid UTF-8 as U+FFFD
+			// What the proxy reads: invalid UTF-8 as U+FFFD.
+			if err := json.Unmarshal([]byte(jstr(payload)), &payload); err != nil {
+				t.Fatal(err)
+			}
 		}
 		h.s.serverLine(&h.ps, []byte(result("1", res)+"\n"))
 		h.s.wait()
@@ -562,20 +566,32 @@ func (b *blockingStore) Create() (toolresult.Draft, error) {
 	return b.MemStore.Create()
 }
 
+// blockedResult gives the harness's tool v a store that blocks until its
+// release is closed, calls v with the id 1, and returns the store and a
+// server's result line for that call, whose processing then blocks.
+func blockedResult(t *testing.T, h *harness) (*blockingStore, []byte) {
+	t.Helper()
+	bs := &blockingStore{release: make(chan struct{})}
+	v := h.p.tools["v"]
+	var err error
+	if v.proc, err = v.proc.With(toolresult.WithStore(bs)); err != nil {
+		t.Fatal(err)
+	}
+	h.call("1", "v")
+	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
+	return bs, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`) + "\n")
+}
+
 // TestHeldInOrder: a result being processed does not hold up reading the
 // server, and the messages behind it wait for it: the client gets them in
 // the order the server sent them (SPEC P1).
 func TestHeldInOrder(t *testing.T) {
 	h := newHarness(t)
-	bs := &blockingStore{release: make(chan struct{})}
-	v := h.p.tools["v"]
-	v.proc, _ = v.proc.With(toolresult.WithStore(bs))
-	h.call("1", "v")
-	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
+	bs, res := blockedResult(t, h)
 	note := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after"}}` + "\n"
 	pumped := make(chan struct{})
 	go func() { // the server's pump
-		h.s.serverLine(&h.ps, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`)+"\n"))
+		h.s.serverLine(&h.ps, res)
 		h.s.serverLine(&h.ps, []byte(note))
 		close(pumped)
 	}()
@@ -773,12 +789,8 @@ func TestUnescaper(t *testing.T) {
 // (maxHeldMessages): past it, reading the server waits for the result.
 func TestHeldBound(t *testing.T) {
 	h := newHarness(t)
-	bs := &blockingStore{release: make(chan struct{})}
-	v := h.p.tools["v"]
-	v.proc, _ = v.proc.With(toolresult.WithStore(bs))
-	h.call("1", "v")
-	doc := `{"keep":[` + strings.Repeat(`"some words to count",`, 500) + `1]}`
-	h.s.serverLine(&h.ps, []byte(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`)+"\n"))
+	bs, res := blockedResult(t, h)
+	h.s.serverLine(&h.ps, res)
 	note := func(i int) []byte {
 		return []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":` + strconv.Itoa(i) + `}}` + "\n")
 	}

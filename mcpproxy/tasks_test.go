@@ -179,8 +179,7 @@ func TestTasks(t *testing.T) {
 				Task struct{ TaskID string }
 			}
 		}
-		json.Unmarshal([]byte(resp), &r)
-		if r.Result.Task.TaskID == "" {
+		if err := json.Unmarshal([]byte(resp), &r); err != nil || r.Result.Task.TaskID == "" {
 			t.Fatalf("the task's id did not reach the client: %s", resp)
 		}
 		return r.Result.Task.TaskID

@@ -72,6 +72,14 @@ func textResult(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
+// badArguments is the result of a call whose arguments the test server
+// cannot read: an error, which the test that sent them sees.
+func badArguments(err error) *mcp.CallToolResult {
+	r := textResult("bad arguments: " + err.Error())
+	r.IsError = true
+	return r
+}
+
 // structured is a result as the go-sdk's typed tools make it: the JSON as
 // structuredContent and as text.
 func structured(doc []byte, text string) *mcp.CallToolResult {
@@ -168,7 +176,9 @@ func serveMain(args []string) int {
 	addQueryTools(add) // queryvar_test.go
 	add("sized", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Bytes int }
-		json.Unmarshal(req.Params.Arguments, &a)
+		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
+			return badArguments(err)
+		}
 		doc := sizedDoc(a.Bytes)
 		return structured(doc, string(doc))
 	})
@@ -182,7 +192,9 @@ func serveMain(args []string) int {
 	})
 	add("die", func(req *mcp.CallToolRequest) *mcp.CallToolResult {
 		var a struct{ Code int }
-		json.Unmarshal(req.Params.Arguments, &a)
+		if err := json.Unmarshal(req.Params.Arguments, &a); err != nil {
+			return badArguments(err)
+		}
 		os.Exit(a.Code)
 		return nil
 	})

@@ -3,9 +3,9 @@
 package schema_test
 
 import (
-	"os"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 )
 
@@ -17,10 +17,7 @@ import (
 // allocated only when first seen. With and without an observer.
 func TestInferAllocs(t *testing.T) {
 	for _, name := range benchDocs {
-		doc, err := os.ReadFile("../bench/testdata/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := corpus.File(t, name+".json")
 		for _, obs := range []string{"none", "nop"} {
 			t.Run("doc="+name+"/obs="+obs, func(t *testing.T) {
 				var in schema.Inferrer

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -142,9 +143,9 @@ func (in *Inferrer) SetObserver(o Observer) {
 }
 
 // Write reads the next window of the current document (starting one when
-// none is under way). It returns a *tokenizer.Error-based error with the
-// document's offset when the document is not valid JSON; after an error,
-// every call returns it.
+// none is under way). When the document is not valid JSON it returns an
+// error that wraps a *tokenizer.Error (errors.As) with the offset in the
+// document; after an error, every call returns it.
 func (in *Inferrer) Write(p []byte) (int, error) {
 	if in.err != nil {
 		return 0, in.err
@@ -288,7 +289,9 @@ func (in *Inferrer) Documents() int { return in.docs }
 func (in *Inferrer) fail(err error) error {
 	var te *tokenizer.Error
 	if errors.As(err, &te) {
-		err = errors.New("jsonmask: " + te.Msg + " at offset " + strconv.FormatInt(in.base+te.Offset, 10))
+		// The scanner counts from the window; the error counts from the
+		// document, and keeps its type and cause (ErrMaxDepth).
+		err = fmt.Errorf("jsonmask: %w", &tokenizer.Error{Offset: in.base + te.Offset, Msg: te.Msg, Err: te.Err})
 	}
 	in.err = err
 	return err

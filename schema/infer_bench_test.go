@@ -1,14 +1,14 @@
 package schema_test
 
 import (
-	"os"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
-// benchDocs are the corpus documents (bench/testdata) that BenchmarkInfer
+// benchDocs are the corpus documents (internal/corpus) that BenchmarkInfer
 // reads: small objects with many numbers (conversation_items), text
 // (twitter), escapes, numbers (canada), pretty-printing (mesh.pretty).
 var benchDocs = []string{"conversation_items", "flow_document", "twitter", "twitterescaped", "citm_catalog", "canada", "github_events", "mesh.pretty"}
@@ -23,10 +23,7 @@ const benchWindow = 32 << 10
 // (obs=nop), the cost of feeding one.
 func BenchmarkInfer(b *testing.B) {
 	for _, name := range benchDocs {
-		doc, err := os.ReadFile("../bench/testdata/" + name + ".json")
-		if err != nil {
-			b.Fatal(err)
-		}
+		doc := corpus.File(b, name+".json")
 		for _, obs := range []string{"none", "nop"} {
 			b.Run("doc="+name+"/obs="+obs, func(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
@@ -62,3 +59,21 @@ func (nopObserver) Begin(tokenizer.Kind)    {}
 func (nopObserver) Key(_, _ []byte, _ bool) {}
 func (nopObserver) Piece(_ []byte, _ bool)  {}
 func (nopObserver) End(tokenizer.Kind)      {}
+
+// BenchmarkRender writes the schema of each corpus document as JSON Schema
+// and in the compact form, as toolresult writes a variable's schema: the
+// quoting of keys and enum values, and the walk of the tree.
+func BenchmarkRender(b *testing.B) {
+	for _, name := range benchDocs {
+		var in schema.Inferrer
+		inferWindows(b, &in, corpus.File(b, name+".json"))
+		s := in.Schema()
+		b.Run("doc="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.JSON()
+				_ = s.Compact(0)
+			}
+		})
+	}
+}

@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"math/bits"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Schema is an inferred schema: a snapshot, immutable, of what an Inferrer
@@ -59,21 +61,11 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 	if n.cut != "" {
 		sep()
 		b = append(b, `"description":`...)
-		return appendString(b, n.cut)
+		return jsonwire.AppendQuote(b, n.cut)
 	}
-	if names := n.typeNames(); len(names) == 1 {
+	if types := n.typeBits(); types != 0 {
 		sep()
-		b = appendString(append(b, `"type":`...), names[0])
-	} else if len(names) > 1 {
-		sep()
-		b = append(b, `"type":[`...)
-		for i, t := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, t)
-		}
-		b = append(b, ']')
+		b = appendTypes(b, types)
 	}
 	if n.types&tObject != 0 && len(n.props) > 0 {
 		sep()
@@ -82,7 +74,7 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(appendString(b, p.name), ":{"...)
+			b = append(jsonwire.AppendQuote(b, p.name), ":{"...)
 			b = append(p.n.appendJSON(b, false), '}')
 		}
 		b = append(b, '}')
@@ -93,7 +85,7 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = appendString(b, p.name)
+				b = jsonwire.AppendQuote(b, p.name)
 			}
 			b = append(b, ']')
 		}
@@ -105,17 +97,11 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 	}
 	if f := n.format(); f != "" {
 		sep()
-		b = appendString(append(b, `"format":`...), f)
+		b = jsonwire.AppendQuote(append(b, `"format":`...), f)
 	}
 	if enum := n.enumValues(); enum != nil {
 		sep()
-		b = append(b, `"enum":[`...)
-		for i, e := range enum {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, e)
-		}
+		b = appendStrings(append(b, `"enum":[`...), enum)
 		if n.types&tNull != 0 {
 			b = append(b, ",null"...)
 		}
@@ -124,19 +110,64 @@ func (n *node) appendJSON(b []byte, inner bool) []byte {
 	return b
 }
 
-func (n *node) typeNames() []string {
-	var names []string
-	for _, t := range [...]struct {
-		bit  uint8
-		name string
-	}{{tObject, "object"}, {tArray, "array"}, {tString, "string"}, {tInteger, "integer"}, {tNumber, "number"}, {tBoolean, "boolean"}, {tNull, "null"}} {
-		if n.types&t.bit == 0 || t.bit == tInteger && n.types&tNumber != 0 {
-			continue
+// appendStrings appends ss as the elements of a JSON array: quoted, with
+// commas between them.
+func appendStrings(b []byte, ss []string) []byte {
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		names = append(names, t.name)
+		b = jsonwire.AppendQuote(b, s)
 	}
-	return names
+	return b
 }
+
+// typeBits are the types the node is given: integer only without number,
+// which includes it.
+func (n *node) typeBits() uint8 {
+	if n.types&tNumber != 0 {
+		return n.types &^ tInteger
+	}
+	return n.types
+}
+
+// appendTypes appends the keyword "type" of the types: one name, or an
+// array of them.
+func appendTypes(b []byte, types uint8) []byte {
+	b = append(b, `"type":`...)
+	many := bits.OnesCount8(types) > 1
+	if many {
+		b = append(b, '[')
+	}
+	first := true
+	for _, t := range typeOrder {
+		if types&t.bit != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			b, first = append(b, t.quoted...), false
+		}
+	}
+	if many {
+		b = append(b, ']')
+	}
+	return b
+}
+
+// typeOrder is the order in which a schema names a node's types: JSON's
+// kinds, and JSON Schema's integer before number. The names are JSON
+// strings already, as a schema writes them.
+var typeOrder = [...]struct {
+	bit    uint8
+	quoted string
+}{
+	{tObject, quoted(jsonwire.KindName('{'))}, {tArray, quoted(jsonwire.KindName('['))},
+	{tString, quoted(jsonwire.KindName('"'))}, {tInteger, quoted("integer")},
+	{tNumber, quoted(jsonwire.KindName('0'))}, {tBoolean, quoted(jsonwire.KindName('t'))},
+	{tNull, quoted(jsonwire.KindName('n'))},
+}
+
+func quoted(s string) string { return string(jsonwire.AppendQuote(nil, s)) }
 
 // required returns the keys present in every object seen at n.
 func (n *node) required() []*prop {
@@ -257,7 +288,7 @@ func (n *node) compact(b *strings.Builder, level, depth int) {
 		if enum := n.enumValues(); enum != nil {
 			for _, e := range enum {
 				part()
-				b.Write(appendString(nil, e))
+				b.Write(jsonwire.AppendQuote(nil, e))
 			}
 		} else {
 			part()
@@ -294,47 +325,12 @@ func writeKey(b *strings.Builder, k string) {
 		b.WriteString(k)
 		return
 	}
-	b.Write(appendString(nil, k))
-}
-
-// appendString appends s as a JSON string. Bytes that are not UTF-8 can only
-// be lone surrogates that a key or value held escaped (decoded as WTF-8):
-// they are escaped again, so that the output is valid JSON.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			if c == 0xED && i+2 < len(s) {
-				r = rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-				b = append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-				i += 3
-				continue
-			}
-			b = append(b, `\ufffd`...)
-			i++
-			continue
-		}
-		b = append(b, s[i:i+n]...)
-		i += n
-	}
-	return append(b, '"')
+	b.Write(jsonwire.AppendQuote(nil, k))
 }
 
 // AppendString appends s to b as a JSON string, as the schema writes its
-// keys and values; exported for the packages that render next to it.
-func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+// keys and values.
+//
+// It is jsonwire.AppendQuote, and goes once toolresult/result.go (the one
+// caller left) calls that instead.
+func AppendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }

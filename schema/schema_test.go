@@ -2,12 +2,13 @@ package schema_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -99,6 +100,12 @@ func TestInfer(t *testing.T) {
 		{"EscapedKeys", []string{`{"\u0061":1,"a\"b":2,"\ud800":3}`},
 			`{"type":"object","properties":{"a":{"type":"integer"},"a\"b":{"type":"integer"},"\ud800":{"type":"integer"}},"required":["a","a\"b","\ud800"]}`,
 			`{a: number; "a\"b": number; "\ud800": number}`},
+		// Control characters in keys: \n, \t, \b and \f short, as
+		// internal/jsonwire writes every JSON string of the house, the
+		// others as \u00XX.
+		{"ControlKeys", []string{`{"a\nb":1,"\t\b\f\u0001\u001f":2}`},
+			`{"type":"object","properties":{"a\nb":{"type":"integer"},"\t\b\f\u0001\u001f":{"type":"integer"}},"required":["a\nb","\t\b\f\u0001\u001f"]}`,
+			`{"a\nb": number; "\t\b\f\u0001\u001f": number}`},
 		{"ScalarRoot", []string{`12`}, `{"type":"integer"}`, `number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,24 +178,45 @@ func TestCaps(t *testing.T) {
 	})
 }
 
+// TestErrors checks the errors of a document that is not JSON, written in
+// windows of every size: the message, and the *tokenizer.Error under it with
+// the offset in the document (errors.As), and the cause it wraps (errors.Is).
 func TestErrors(t *testing.T) {
-	for _, tc := range []struct{ name, doc, err string }{
-		{"Truncated", `{"a":`, "jsonmask: unexpected end of JSON input at offset 5"},
-		{"BadChar", `{"a":1,}`, "jsonmask: invalid character '}' looking for beginning of object key string at offset 7"},
-		{"Empty", ``, "jsonmask: unexpected end of JSON input at offset 0"},
-		{"Trailing", `{} x`, "jsonmask: invalid character 'x' after top-level value at offset 3"},
+	deep := strings.Repeat("[", tokenizer.DefaultMaxDepth+1)
+	for _, tc := range []struct {
+		name, doc, err string
+		offset         int64
+		cause          error
+	}{
+		{"Truncated", `{"a":`, "jsonmask: unexpected end of JSON input at offset 5", 5, nil},
+		{"BadChar", `{"a":1,}`, "jsonmask: invalid character '}' looking for beginning of object key string at offset 7", 7, nil},
+		{"Empty", ``, "jsonmask: unexpected end of JSON input at offset 0", 0, nil},
+		{"Trailing", `{} x`, "jsonmask: invalid character 'x' after top-level value at offset 3", 3, nil},
+		{"Deep", deep, "jsonmask: exceeded max depth 10000 at offset 10000", 10000, tokenizer.ErrMaxDepth},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var in schema.Inferrer
-			_, err := in.Write([]byte(tc.doc))
-			if err == nil {
-				err = in.End()
-			}
-			if err == nil || err.Error() != tc.err {
-				t.Fatalf("got %v want %s", err, tc.err)
-			}
-			if _, again := in.Write([]byte(`{}`)); again != err {
-				t.Fatalf("after an error, Write returned %v", again)
+			for _, w := range []int{1, 3, 1 << 20} {
+				var in schema.Inferrer
+				var err error
+				for i := 0; i < len(tc.doc) && err == nil; i += w {
+					_, err = in.Write([]byte(tc.doc[i:min(i+w, len(tc.doc))]))
+				}
+				if err == nil {
+					err = in.End()
+				}
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("window %d: got %v want %s", w, err, tc.err)
+				}
+				var te *tokenizer.Error
+				if !errors.As(err, &te) || te.Offset != tc.offset {
+					t.Errorf("window %d: no *tokenizer.Error at offset %d under %#v", w, tc.offset, err)
+				}
+				if tc.cause != nil && !errors.Is(err, tc.cause) {
+					t.Errorf("window %d: errors.Is(%v) is false", w, tc.cause)
+				}
+				if _, again := in.Write([]byte(`{}`)); again != err {
+					t.Fatalf("after an error, Write returned %v", again)
+				}
 			}
 		})
 	}
@@ -198,10 +226,7 @@ func TestErrors(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	for _, f := range []string{"conversation_items.json", "flow_document.json", "twitter.json", "citm_catalog.json", "github_events.json", "canada.json"} {
 		t.Run(f, func(t *testing.T) {
-			doc, err := os.ReadFile("../bench/testdata/" + f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := corpus.File(t, f)
 			s := infer(t, 32<<10, doc)
 			validate(t, compile(t, s.JSON()), doc)
 			if len(s.Compact(0)) == 0 {

@@ -89,6 +89,16 @@ type Tokens struct {
 	Instructions int `json:"instructions"`
 }
 
+// ModelText is what enters the model's context (C9, C2): the instructions,
+// if there are any, a blank line, then Text. The MCP proxy's rewritten
+// results and jsonmask context -format text give it.
+func (r *Result) ModelText() string {
+	if r.Instructions == "" {
+		return r.Text
+	}
+	return r.Instructions + "\n\n" + r.Text
+}
+
 // MarshalJSON writes the result in the shape of SPEC C12; members that do
 // not apply to the route are absent.
 func (r *Result) MarshalJSON() ([]byte, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,7 +69,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	p, err := toolresult.New(opts...)
 	if err != nil {
-		return usageError(stderr, "jsonmask context", errors.New(message(err)))
+		return usageError(stderr, "jsonmask context", err)
 	}
 	in, inName := stdin, "-"
 	if len(files) == 1 && files[0] != "-" {
@@ -89,11 +88,9 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *format == "text" {
-		if res.Instructions != "" {
-			fmt.Fprintf(stdout, "%s\n\n", res.Instructions)
-		}
-		fmt.Fprint(stdout, res.Text)
-		if n := len(res.Text); n == 0 || res.Text[n-1] != '\n' {
+		text := res.ModelText()
+		fmt.Fprint(stdout, text)
+		if n := len(text); n == 0 || text[n-1] != '\n' {
 			fmt.Fprintln(stdout)
 		}
 		return 0

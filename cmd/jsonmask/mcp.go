@@ -68,7 +68,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	p, err := mcpproxy.New(cfg, mcpproxy.WithGrace(*grace), mcpproxy.WithLog(stderr))
 	if err != nil {
-		return usageError(stderr, "jsonmask mcp", errors.New(message(err)))
+		return usageError(stderr, "jsonmask mcp", err)
 	}
 	cmd := exec.Command(server[0], server[1:]...)
 	cmd.Stderr = stderr
