@@ -157,6 +157,10 @@ func (in *Inferrer) Write(p []byte) (int, error) {
 			in.root = in.newNode(0)
 		}
 	}
+	// The scanner counts offsets from the document: an error can name a
+	// byte of an earlier window (the lead byte of a UTF-8 sequence that
+	// this window's first byte cannot continue).
+	in.sc.SetBase(in.base)
 	if err := in.scan(p); err != nil {
 		return 0, in.fail(err)
 	}
@@ -272,6 +276,7 @@ func (in *Inferrer) End() error {
 	if !in.started {
 		in.Write(nil)
 	}
+	in.sc.SetBase(in.base) // End's offset is the document's end
 	if err := in.sc.End(0); err != nil {
 		return in.fail(err)
 	}
@@ -289,9 +294,8 @@ func (in *Inferrer) Documents() int { return in.docs }
 func (in *Inferrer) fail(err error) error {
 	var te *tokenizer.Error
 	if errors.As(err, &te) {
-		// The scanner counts from the window; the error counts from the
-		// document, and keeps its type and cause (ErrMaxDepth).
-		err = fmt.Errorf("jsonmask: %w", &tokenizer.Error{Offset: in.base + te.Offset, Msg: te.Msg, Err: te.Err})
+		// The error keeps its type and cause (ErrMaxDepth).
+		err = fmt.Errorf("jsonmask: %w", te)
 	}
 	in.err = err
 	return err
