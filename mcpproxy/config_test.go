@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jsonmask/jsonmask/mcpproxy"
 	"github.com/jsonmask/jsonmask/toolresult"
@@ -32,22 +33,50 @@ func TestParseConfig(t *testing.T) {
 				t.Fatalf("%+v", c)
 			}
 		}},
-		{"WrongStrict", `{"strict": "yes"}`, `jsonmask: config: strict must be true or false, got "yes" at offset 11`, nil},
-		{"WrongInstructions", `{"tools": {"a": {"instructions": 1}}}`, `jsonmask: config: tools.a.instructions must be true or false, got 1 at offset 33`, nil},
+		{"WrongStrict", `{"strict": "yes"}`, `jsonmask: config: key "strict" must be bool, got string at offset 16`, nil},
+		{"WrongInstructions", `{"tools": {"a": {"instructions": 1}}}`, `jsonmask: config: key "tools.a.instructions" must be bool, got number at offset 34`, nil},
 		{"BudgetOff", `{"budget": 0}`, "", func(t *testing.T, c *mcpproxy.Config) {
 			if c.Budget != 0 {
 				t.Fatalf("%+v", c)
 			}
 		}},
-		{"UnknownKey", `{"budgett": 1}`, `jsonmask: config: unknown key "budgett" at offset 1`, nil},
-		{"UnknownToolKey", `{"tools": {"a": {"mask": {}}}}`, `jsonmask: config: unknown key "tools.a.mask" at offset 17`, nil},
-		{"Twice", `{"tools": {"a": {"response_mask": {"id": true}}, "a": {}}}`, `jsonmask: config: tools.a given twice, at offset 49`, nil},
-		{"WrongType", `{"budget": "big"}`, `jsonmask: config: budget must be an integer, got "big" at offset 11`, nil},
-		{"WrongToolType", `{"tools": {"a": {"arrays": 1}}}`, `jsonmask: config: tools.a.arrays must be true or false, got 1 at offset 27`, nil},
-		{"ToolNotObject", `{"tools": {"a": true}}`, `jsonmask: config: tools.a must be an object, at offset 16`, nil},
+		{"UnknownKey", `{"budgett": 1}`, `jsonmask: config: unknown key "budgett", at offset 10`, nil},
+		{"UnknownToolKey", `{"tools": {"a": {"mask": {}}}}`, `jsonmask: config: tools.a: unknown key "mask", at offset 23`, nil},
+		{"UnknownQueryKey", `{"query": {"loads": 1}}`, `jsonmask: config: query: unknown key "loads", at offset 18`, nil},
+		{"ToolTwice", `{"tools": {"a": {"response_mask": {"id": true}}, "a": {}}}`, `jsonmask: config: tools: key "a" given twice, at offset 52`, nil},
+		// SPEC G11: what encoding/json lets pass, refused with the key and
+		// its place, as `jsonmask serve` refuses it.
+		{"KeyTwice", `{"budget": 5, "budget": 0}`, `jsonmask: config: key "budget" given twice, at offset 22`, nil},
+		{"ToolKeyTwice", `{"tools": {"a": {"response_mask": {"id": true}, "response_mask": {"id": true, "secret": true}}}}`, `jsonmask: config: tools.a: key "response_mask" given twice, at offset 63`, nil},
+		{"QueryKeyTwice", `{"query": {"load": 1, "load": 2}}`, `jsonmask: config: query: key "load" given twice, at offset 28`, nil},
+		{"KeyCase", `{"Budget": 0}`, `jsonmask: config: key "Budget" is "budget" in another case, at offset 9`, nil},
+		{"ToolKeyCase", `{"tools": {"a": {"response_mask": {"id": true}, "STRICT": false}}}`, `jsonmask: config: tools.a: key "STRICT" is "strict" in another case, at offset 56`, nil},
+		{"ToolNameQuoted", "{\"tools\": {\"a\\nb\": {\"x\": 1}}}", `jsonmask: config: tools["a\nb"]: unknown key "x", at offset 23`, nil},
+		{"TwoMasks", `{"tools": {"a": {"response_mask": {"id": true}, "fields": "id"}}}`, `jsonmask: config: tools.a.response_mask: give one of "response_mask", "mask_file" and "fields", not two`, nil},
+		{"MaskAndFile", `{"tools": {"a": {"mask_file": "m.json", "fields": "id"}}}`, `jsonmask: config: tools.a.response_mask: give one of "response_mask", "mask_file" and "fields", not two`, nil},
+		{"NegativeBudget", `{"budget": -1}`, `jsonmask: config: budget must be at least 0, got -1`, nil},
+		{"NegativeToolBudget", `{"tools": {"a": {"budget": -3}}}`, `jsonmask: config: tools.a.budget must be at least 0, got -3`, nil},
+		{"ZeroQueryLoad", `{"query": {"load": 0}}`, `jsonmask: config: query.load must be a positive number of bytes, got 0`, nil},
+		{"NegativeQueryMemory", `{"query": {"memory": -5}}`, `jsonmask: config: query.memory must be a positive number of bytes, got -5`, nil},
+		{"BadQueryTime", `{"query": {"time": "-1s"}}`, `jsonmask: config: query.time must be a positive duration such as "10s", got "-1s"`, nil},
+		{"BudgetOverflow", `{"budget": 1e99}`, `jsonmask: config: key "budget" must be int, got number 1e99 at offset 15`, nil},
+		{"Query", `{"query": {"load": 1000, "time": "2s", "output": 10, "memory": 99}}`, "", func(t *testing.T, c *mcpproxy.Config) {
+			if q := c.Query; q.Load != 1000 || q.Time != 2*time.Second || q.Output != 10 || q.Memory != 99 {
+				t.Fatalf("%+v", q)
+			}
+		}},
+		{"MaskKeys", `{"tools": {"a": {"fields": "id", "wildcards": true, "drop_mismatched": true, "trusted": true}, "b": {"mask_file": "m.json"}}}`, "", func(t *testing.T, c *mcpproxy.Config) {
+			a, b := c.Tools["a"], c.Tools["b"]
+			if a.Fields != "id" || !a.Wildcards || !a.DropMismatched || !a.Trusted || b.MaskFile != "m.json" {
+				t.Fatalf("%+v", c)
+			}
+		}},
+		{"WrongType", `{"budget": "big"}`, `jsonmask: config: key "budget" must be int, got string at offset 16`, nil},
+		{"WrongToolType", `{"tools": {"a": {"arrays": 1}}}`, `jsonmask: config: key "tools.a.arrays" must be bool, got number at offset 28`, nil},
+		{"ToolNotObject", `{"tools": {"a": true}}`, `jsonmask: config: key "tools.a" must be an object, got bool at offset 20`, nil},
 		{"NotObject", `[]`, `jsonmask: config: not a JSON object`, nil},
-		{"NotJSON", `{"budget": 1,}`, `jsonmask: config: invalid character '}' looking for beginning of object key string at offset 13`, nil},
-		{"Two", `{} {}`, `jsonmask: config: invalid character '{' after top-level value at offset 3`, nil},
+		{"NotJSON", `{"budget": 1,}`, `jsonmask: config: invalid JSON at offset 13: invalid character '}' looking for beginning of object key string`, nil},
+		{"Two", `{} {}`, `jsonmask: config: data after the config's value at offset 4`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := mcpproxy.ParseConfig([]byte(tc.json))

@@ -85,12 +85,19 @@ func (w *walker) value(t reflect.Type, place string) error {
 			return w.skip(1)
 		case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String:
 			return w.mapMembers(t.Elem(), place)
+		case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+			return w.wrongType(t, "object", place)
 		case t.Kind() != reflect.Struct:
 			return w.skip(1)
 		}
 		return w.object(t, place)
 	case json.Delim('['):
-		if t.Kind() != reflect.Slice || t == rawMessage {
+		switch k := t.Kind(); {
+		case t == rawMessage:
+			return w.skip(1)
+		case k == reflect.Struct || k == reflect.Map:
+			return w.wrongType(t, "array", place)
+		case k != reflect.Slice:
 			return w.skip(1)
 		}
 		for i := 0; w.dec.More(); i++ {
@@ -121,6 +128,8 @@ func (w *walker) scalar(tok json.Token, t reflect.Type, place string) error {
 		if _, ok := tok.(string); !ok {
 			got = kindOf(tok)
 		}
+	case k == reflect.Struct || k == reflect.Map || k == reflect.Slice || k == reflect.Array:
+		got = kindOf(tok)
 	case reflect.Int <= k && k <= reflect.Float64:
 		n, ok := tok.(json.Number)
 		switch {
@@ -143,7 +152,17 @@ func (w *walker) scalar(tok json.Token, t reflect.Type, place string) error {
 	if got == "" {
 		return nil
 	}
-	return fmt.Errorf("key %q must be %s, got %s at offset %d", place, t, got, w.offset())
+	return w.wrongType(t, got, place)
+}
+
+// wrongType says that the value at place, got, is not of type t: `key
+// "tools.a" must be an object, got bool at offset 20`.
+func (w *walker) wrongType(t reflect.Type, got, place string) error {
+	want := t.String()
+	if k := t.Kind(); k == reflect.Struct || k == reflect.Map {
+		want = "an object"
+	}
+	return fmt.Errorf("key %q must be %s, got %s at offset %d", place, want, got, w.offset())
 }
 
 var (
