@@ -1,12 +1,14 @@
 package mcpproxy_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/mcpproxy"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
@@ -105,6 +107,9 @@ func TestNewErrors(t *testing.T) {
 		{"Encoding", mcpproxy.Config{Budget: 1, Encoding: "p50k"}, `jsonmask: config: unknown encoding "p50k": want o200k_base or cl100k_base`},
 		{"Budget", mcpproxy.Config{Budget: -1}, `jsonmask: config: budget must be at least 0, got -1`},
 		{"ToolBudget", mcpproxy.Config{Tools: map[string]mcpproxy.ToolConfig{"s": {Budget: &budget}}}, `jsonmask: config: tools.s.budget must be at least 0, got -3`},
+		{"Fields", mcpproxy.Config{Tools: map[string]mcpproxy.ToolConfig{"s": {Fields: "id("}}}, `jsonmask: config: tools.s.fields: invalid fields mask: unbalanced parentheses: '(' is not closed at offset 2`},
+		{"MaskFile", mcpproxy.Config{Tools: map[string]mcpproxy.ToolConfig{"s": {MaskFile: "/nonexistent/m.json"}}}, `jsonmask: config: tools.s.mask_file /nonexistent/m.json: no such file or directory`},
+		{"TwoMasks", mcpproxy.Config{Tools: map[string]mcpproxy.ToolConfig{"s": {ResponseMask: []byte(`{"a":true}`), Fields: "a"}}}, `jsonmask: config: tools.s.response_mask: give one of "response_mask", "mask_file" and "fields", not two`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := mcpproxy.New(&tc.cfg); err == nil || err.Error() != tc.err {
@@ -114,12 +119,33 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
+// TestNewMaskError: a mask that does not compile, given by any key, is an
+// error that wraps the compiler's *jsonmask.MaskError.
+func TestNewMaskError(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"a": 1}`), 0o644)
+	for name, tc := range map[string]mcpproxy.ToolConfig{
+		"ResponseMask": {ResponseMask: []byte(`{"a": 1}`)},
+		"MaskFile":     {MaskFile: bad},
+		"Fields":       {Fields: "a(("},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := mcpproxy.New(&mcpproxy.Config{Tools: map[string]mcpproxy.ToolConfig{"s": tc}})
+			var me *jsonmask.MaskError
+			if !errors.As(err, &me) {
+				t.Fatalf("%v (%T) wraps no *jsonmask.MaskError", err, err)
+			}
+		})
+	}
+}
+
 func TestLoadConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
-	os.WriteFile(path, []byte(`{"store": "vars"}`), 0o644)
+	os.WriteFile(path, []byte(`{"store": "vars", "tools": {"a": {"mask_file": "masks/a.json"}, "b": {"mask_file": "/abs/b.json"}}}`), 0o644)
 	c, err := mcpproxy.LoadConfig(path)
-	if err != nil || c.Store != filepath.Join(dir, "vars") {
+	if err != nil || c.Store != filepath.Join(dir, "vars") || c.Tools["a"].MaskFile != filepath.Join(dir, "masks/a.json") || c.Tools["b"].MaskFile != "/abs/b.json" {
 		t.Fatalf("%+v %v", c, err)
 	}
 	if _, err := mcpproxy.LoadConfig(filepath.Join(dir, "nope.json")); err == nil || !strings.Contains(err.Error(), "no such file") {
