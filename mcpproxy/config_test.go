@@ -152,3 +152,42 @@ func TestLoadConfig(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// FuzzParseConfig: no input makes ParseConfig panic, every error is one
+// line that begins "jsonmask: config: ", and a config it accepts that
+// names no store or mask file (the fuzzer would have New touch any path)
+// makes New work or fail the same way.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"budget": 25000, "encoding": "cl100k_base", "tools": {"a": {"response_mask": {"id": true}, "budget": 0, "arrays": true}, "b": {"response_mask": null}}}`,
+		`{"strict": true, "variable_location": true, "query": {"load": 1000, "time": "2s", "output": 10, "memory": 99}}`,
+		`{"tools": {"a": {"fields": "id,user(name)", "wildcards": true, "drop_mismatched": true, "trusted": true, "instructions": true}}}`,
+		`{"tools": {"a": {"response_mask": {"*": {"x": true}}, "wildcards": true}, "a": {}}}`,
+		`{"Budget": 1}`, `{"tools": {"a": {"fields": "id", "mask_file": "m"}}}`, `{"budget": -1}`, `[]`, `{} {}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		oneLine := func(err error) {
+			if !strings.HasPrefix(err.Error(), "jsonmask: config: ") || strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error %q: want one line that begins with jsonmask: config: ", err)
+			}
+		}
+		c, err := mcpproxy.ParseConfig(data)
+		if err != nil {
+			oneLine(err)
+			return
+		}
+		if c.Store != "" {
+			return
+		}
+		for _, tc := range c.Tools {
+			if tc.MaskFile != "" {
+				return
+			}
+		}
+		if _, err := mcpproxy.New(c); err != nil && !strings.HasPrefix(err.Error(), "jsonmask: config: ") {
+			t.Fatalf("New: %v", err)
+		}
+	})
+}
