@@ -12,6 +12,7 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // File is the config file of `jsonmask serve` (SPEC G11), which the Envoy
@@ -323,7 +324,7 @@ func parse(data []byte, dir string, opts []Option) (*File, error) {
 		opt(&o)
 	}
 	var f File
-	if err := DecodeStrict(data, &f); err != nil {
+	if err := jsonwire.DecodeStrict(data, &f); err != nil {
 		return nil, err
 	}
 	if o.plugin {

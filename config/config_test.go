@@ -55,7 +55,7 @@ var configCases = []struct {
 	{name: "BadDuration", config: `{"upstream": "http://x", "limits": {"idle_timeout": 30}}`, err: `duration`},
 	{name: "DurationNotString", config: `{"limits": {"drain_timeout": 30}, "routes": []}`, err: "a duration is a string"},
 	{name: "NegativeDuration", config: `{"limits": {"drain_timeout": "-1s"}, "routes": [{"match": "/", "mask": {}}]}`, err: `bad duration "-1s"`},
-	{name: "BadType", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "statuses": "200"}]}`, err: `"routes.statuses" must be []int`},
+	{name: "BadType", config: `{"upstream": "http://x", "routes": [{"match": "/", "mask": {}, "statuses": "200"}]}`, err: `"routes[0].statuses" must be []int, got string`},
 	{name: "RoutesNotList", config: `{"routes": {}}`, err: `key "routes" must be`},
 	{name: "NotJSON", config: `{"upstream": `, err: `invalid JSON`},
 	{name: "Syntax", config: `{"routes": [}`, err: "invalid JSON at offset 12"},

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"time"
 
+	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -17,60 +19,81 @@ import (
 // form, which ParseConfig reads:
 //
 //	{"budget": 25000, "encoding": "o200k_base", "store": "DIR", "strict": false,
+//	 "variable_location": false,
+//	 "query": {"load": BYTES, "time": "10s", "output": BYTES, "memory": BYTES},
 //	 "tools": {"NAME": {"response_mask": {…}, "budget": 7000, "arrays": true,
-//	                    "strict": true, "instructions": false}}}
+//	                    "strict": true, "instructions": false},
+//	           "OTHER": {"fields": "id,items(name)", "drop_mismatched": true},
+//	           "THIRD": {"mask_file": "masks/third.json", "wildcards": true,
+//	                     "trusted": true}}}
 type Config struct {
 	// Budget is the token budget of a tool without one of its own (SPEC
 	// section 9); 0 turns budgets off. DefaultConfig and ParseConfig make
 	// it toolresult.DefaultBudget unless the file says otherwise.
-	Budget int
+	Budget int `json:"budget"`
 	// Encoding is the tokenizer's encoding: "o200k_base" ("" is the
 	// default) or "cl100k_base".
-	Encoding string
+	Encoding string `json:"encoding"`
 	// Store is where variables are kept: a directory or a URL (file://,
 	// s3://, gs://, azblob://, mem://: toolresult.OpenStore, SPEC C15);
 	// "" is toolresult's default, $TMPDIR/jsonmask-variables.
-	Store string
+	Store string `json:"store"`
 	// Strict withholds, for every masked tool, a result whose payload the
 	// mask would pass unmasked (SPEC B5): one that is not a JSON object (an
 	// array root without Arrays, plaintext) or that has no JSON payload. It
 	// becomes an error result instead.
-	Strict bool
+	Strict bool `json:"strict"`
 	// Query bounds query_variable (SPEC C13); zero fields are defaults.
 	// The file form: "query": {"load": BYTES, "time": "10s", "output": BYTES,
-	// "memory": BYTES}.
-	Query toolresult.QueryLimits
+	// "memory": BYTES}, each positive.
+	Query toolresult.QueryLimits `json:"-"`
 	// VariableLocation makes a variable's note say where it lives (SPEC
 	// C16): "variable_location": true.
-	VariableLocation bool
+	VariableLocation bool `json:"variable_location"`
 	// Tools are the tools with a mask or a budget of their own, by name.
-	Tools map[string]ToolConfig
+	Tools map[string]ToolConfig `json:"tools"`
 }
 
-// ToolConfig is one tool's entry.
+// ToolConfig is one tool's entry: a mask and its options, as a route of
+// `jsonmask serve` has them (SPEC G11), and a budget. At most one of
+// ResponseMask, MaskFile and Fields gives the mask; none, and the tool's
+// results are not masked.
 type ToolConfig struct {
 	// ResponseMask is the tool's response_mask (SPEC section 1), or nil.
-	ResponseMask json.RawMessage
+	ResponseMask json.RawMessage `json:"response_mask"`
+	// MaskFile is a file that holds the mask as JSON, read by New;
+	// LoadConfig makes it relative to the config file.
+	MaskFile string `json:"mask_file"`
+	// Fields is the mask in the text syntax of SPEC T1 ("id,user(name)").
+	Fields string `json:"fields"`
 	// Budget is the tool's token budget; nil means the Config's, 0 turns it
 	// off for this tool (its mask still applies).
-	Budget *int
+	Budget *int `json:"budget"`
 	// Arrays masks results whose root is an array too (SPEC B4).
-	Arrays bool
+	Arrays bool `json:"arrays"`
 	// Strict is Config.Strict for this tool alone (either turns it on).
-	Strict bool
+	Strict bool `json:"strict"`
+	// DropMismatched drops scalars met where the mask has an object
+	// (SPEC A6).
+	DropMismatched bool `json:"drop_mismatched"`
+	// Trusted checks dropped parts for quoting and nesting only (SPEC V4).
+	Trusted bool `json:"trusted"`
+	// Wildcards reads the key "*" of a JSON mask as any other key (SPEC
+	// T2); a fields mask always does.
+	Wildcards bool `json:"wildcards"`
 	// Instructions routes the result's display_instructions_for_model to
 	// the model (SPEC C2), capped and counted in the budget. Off, the
 	// default, the member is data like any other: the mask drops it unless
 	// it names it. Needs a budget: with the budget off it is data.
-	Instructions bool
+	Instructions bool `json:"instructions"`
 }
 
 // DefaultConfig is the configuration without a file: every tool gets the
 // default budget, none a mask.
 func DefaultConfig() *Config { return &Config{Budget: toolresult.DefaultBudget} }
 
-// LoadConfig reads a configuration file. A relative store directory is
-// taken relative to the file's directory.
+// LoadConfig reads a configuration file. A relative store directory and
+// relative mask files are taken relative to the file's directory.
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -80,109 +103,153 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir := filepath.Dir(path)
 	if cfg.Store != "" && !filepath.IsAbs(cfg.Store) && !strings.Contains(cfg.Store, "://") {
-		cfg.Store = filepath.Join(filepath.Dir(path), cfg.Store)
+		cfg.Store = filepath.Join(dir, cfg.Store)
+	}
+	for name, tc := range cfg.Tools {
+		if tc.MaskFile != "" && !filepath.IsAbs(tc.MaskFile) {
+			tc.MaskFile = filepath.Join(dir, tc.MaskFile)
+			cfg.Tools[name] = tc
+		}
 	}
 	return cfg, nil
 }
 
-// ParseConfig reads a configuration in its JSON form. Unknown and repeated
-// keys are errors, so that a typo cannot silently turn a mask off.
+// configFile is the file form of a Config.
+type configFile struct {
+	Config
+	Query struct {
+		Load   *int64  `json:"load"`
+		Time   *string `json:"time"`
+		Output *int64  `json:"output"`
+		Memory *int64  `json:"memory"`
+	} `json:"query"`
+}
+
+// ParseConfig reads a configuration in its JSON form with the strict
+// parser of SPEC G11 (the one of `jsonmask serve`): unknown keys, a key
+// given twice, a key in another case, a tool named twice and a limit out
+// of range are errors, each one line that names the key and its place, so
+// that a typo cannot silently turn a mask off.
 func ParseConfig(data []byte) (*Config, error) {
-	cfg := DefaultConfig()
-	var ps parser
-	top, err := ps.members(data, span{0, len(data)}, false)
-	if err == errShape {
+	if lead := bytes.TrimLeft(data, " \t\r\n"); len(lead) > 0 && lead[0] != '{' {
 		return nil, errors.New("jsonmask: config: not a JSON object")
 	}
-	if err != nil {
-		return nil, fmt.Errorf("jsonmask: config: %s", message(err))
+	f := configFile{Config: *DefaultConfig()}
+	if err := jsonwire.DecodeStrict(data, &f); err != nil {
+		return nil, fmt.Errorf("jsonmask: config: %w", err)
 	}
-	err = eachKey(top, "", func(m member, path string) error {
-		v := data[m.val.start:m.val.end]
-		switch m.key {
-		case "budget":
-			return decode(v, &cfg.Budget, path, m)
-		case "encoding":
-			return decode(v, &cfg.Encoding, path, m)
-		case "store":
-			return decode(v, &cfg.Store, path, m)
-		case "strict":
-			return decode(v, &cfg.Strict, path, m)
-		case "query":
-			return parseQueryLimits(&ps, data, m, &cfg.Query)
-		case "variable_location":
-			return decode(v, &cfg.VariableLocation, path, m)
-		case "tools":
-			tools, err := ps.members(data, m.val, true)
-			if err != nil {
-				return fmt.Errorf("jsonmask: config: %s must be an object, at offset %d", path, m.val.start)
-			}
-			cfg.Tools = map[string]ToolConfig{}
-			return eachKey(tools, "tools.", func(tm member, path string) error {
-				var tc ToolConfig
-				fields, err := ps.members(data, tm.val, true)
-				if err != nil {
-					return fmt.Errorf("jsonmask: config: %s must be an object, at offset %d", path, tm.val.start)
-				}
-				err = eachKey(fields, path+".", func(f member, path string) error {
-					v := data[f.val.start:f.val.end]
-					switch f.key {
-					case "response_mask":
-						if string(v) != "null" {
-							tc.ResponseMask = bytes.Clone(v)
-						}
-						return nil
-					case "budget":
-						tc.Budget = new(int)
-						return decode(v, tc.Budget, path, f)
-					case "arrays":
-						return decode(v, &tc.Arrays, path, f)
-					case "strict":
-						return decode(v, &tc.Strict, path, f)
-					case "instructions":
-						return decode(v, &tc.Instructions, path, f)
-					}
-					return unknownKey(path, f)
-				})
-				cfg.Tools[tm.key] = tc
-				return err
-			})
+	cfg := &f.Config
+	if err := f.query(&cfg.Query); err != nil {
+		return nil, fmt.Errorf("jsonmask: config: %w", err)
+	}
+	if cfg.Budget < 0 {
+		return nil, fmt.Errorf("jsonmask: config: budget must be at least 0, got %d", cfg.Budget)
+	}
+	for name, tc := range cfg.Tools {
+		if string(tc.ResponseMask) == "null" {
+			tc.ResponseMask = nil
+			cfg.Tools[name] = tc
 		}
-		return unknownKey(path, m)
-	})
-	if err != nil {
-		return nil, err
+		if err := tc.check(); err != nil {
+			return nil, fmt.Errorf("jsonmask: config: tools.%s.%w", name, err)
+		}
 	}
 	return cfg, nil
 }
 
-// eachKey calls f for each member, with its path; a key seen twice is an
-// error.
-func eachKey(ms []member, prefix string, f func(m member, path string) error) error {
-	seen := map[string]bool{}
-	for _, m := range ms {
-		path := prefix + m.key
-		if seen[m.key] {
-			return fmt.Errorf("jsonmask: config: %s given twice, at offset %d", path, m.start)
+// query checks the query limits and sets l from them.
+func (f *configFile) query(l *toolresult.QueryLimits) error {
+	for _, b := range []struct {
+		name string
+		v    *int64
+		to   *int64
+	}{{"load", f.Query.Load, &l.Load}, {"output", f.Query.Output, &l.Output}, {"memory", f.Query.Memory, &l.Memory}} {
+		if b.v == nil {
+			continue
 		}
-		seen[m.key] = true
-		if err := f(m, path); err != nil {
-			return err
+		if *b.v <= 0 {
+			return fmt.Errorf("query.%s must be a positive number of bytes, got %d", b.name, *b.v)
 		}
+		*b.to = *b.v
+	}
+	if f.Query.Time != nil {
+		d, err := time.ParseDuration(*f.Query.Time)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("query.time must be a positive duration such as \"10s\", got %q", *f.Query.Time)
+		}
+		l.Time = d
 	}
 	return nil
 }
 
-func unknownKey(path string, m member) error {
-	return fmt.Errorf("jsonmask: config: unknown key %s at offset %d", strconv.Quote(path), m.start)
-}
-
-// decode reads a member's value into v, an *int, *string or *bool.
-func decode(raw []byte, v any, path string, m member) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		want := map[string]string{"*int": "an integer", "*string": "a string", "*bool": "true or false"}[fmt.Sprintf("%T", v)]
-		return fmt.Errorf("jsonmask: config: %s must be %s, got %s at offset %d", path, want, raw, m.val.start)
+// check refuses a budget out of range and two masks, naming the key after
+// "tools.NAME.".
+func (tc *ToolConfig) check() error {
+	if tc.Budget != nil && *tc.Budget < 0 {
+		return fmt.Errorf("budget must be at least 0, got %d", *tc.Budget)
+	}
+	n := 0
+	for _, set := range []bool{tc.ResponseMask != nil, tc.MaskFile != "", tc.Fields != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return errors.New(`response_mask: give one of "response_mask", "mask_file" and "fields", not two`)
 	}
 	return nil
 }
+
+// compile compiles the mask that tc names, with its options as
+// `jsonmask serve` compiles a route's (config.MaskConfig.Compile), or
+// returns nil if it names none. Its errors begin with the key, after
+// "tools.NAME.", and wrap the compiler's *jsonmask.MaskError.
+func (tc *ToolConfig) compile() (*jsonmask.Mask, error) {
+	if err := tc.check(); err != nil {
+		return nil, err
+	}
+	opts := []jsonmask.Option{
+		jsonmask.WithArrays(tc.Arrays), jsonmask.WithDropMismatched(tc.DropMismatched),
+		jsonmask.WithTrustedInput(tc.Trusted), jsonmask.WithWildcards(tc.Wildcards),
+	}
+	var (
+		m   *jsonmask.Mask
+		err error
+		key string
+	)
+	switch {
+	case tc.Fields != "":
+		key = "fields"
+		m, err = jsonmask.CompileFields(tc.Fields, opts...)
+	case tc.MaskFile != "":
+		key = "mask_file " + tc.MaskFile
+		var src []byte
+		if src, err = os.ReadFile(tc.MaskFile); err == nil {
+			m, err = jsonmask.Compile(src, opts...)
+		} else if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err // the path is named already
+		}
+	case tc.ResponseMask != nil:
+		key = "response_mask"
+		m, err = jsonmask.Compile(bytes.TrimSpace(tc.ResponseMask), opts...)
+	}
+	if err != nil {
+		return nil, &keyError{key, err}
+	}
+	return m, nil
+}
+
+// keyError is err said of a key: "<key>: <err>", without err's
+// "jsonmask: ".
+type keyError struct {
+	key string
+	err error
+}
+
+func (e *keyError) Error() string {
+	return e.key + ": " + strings.TrimPrefix(e.err.Error(), "jsonmask: ")
+}
+
+func (e *keyError) Unwrap() error { return e.err }

@@ -55,10 +55,13 @@
 //
 // A [Config] (the -config file of jsonmask mcp) gives a default budget,
 // the tokenizer's encoding, the store's directory, strict for every masked
-// tool, and per tool a mask, a budget (0: off), the array option, strict,
-// and whether display_instructions_for_model reaches the model (off by
-// default: it is data, and the mask applies to it). [New] compiles it into
-// a [Proxy]; [Proxy.Run] runs one server for one client.
+// tool, and per tool a mask with the options of a route of jsonmask serve
+// (response_mask, mask_file or fields; arrays, strict, wildcards,
+// drop_mismatched, trusted), a budget (0: off), and whether
+// display_instructions_for_model reaches the model (off by default: it is
+// data, and the mask applies to it). [ParseConfig] reads it with the strict
+// parser that jsonmask serve's config has (SPEC G11). [New] compiles it
+// into a [Proxy]; [Proxy.Run] runs one server for one client.
 //
 // # Messages and their order
 //

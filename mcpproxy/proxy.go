@@ -123,11 +123,9 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 		if budget < 0 {
 			return nil, fmt.Errorf("jsonmask: config: tools.%s.budget must be at least 0, got %d", name, budget)
 		}
-		var mask *jsonmask.Mask
-		if tc.ResponseMask != nil {
-			if mask, err = jsonmask.Compile(tc.ResponseMask, jsonmask.WithArrays(tc.Arrays)); err != nil {
-				return nil, &configError{where: "tools." + name + ".response_mask", err: err}
-			}
+		mask, err := tc.compile()
+		if err != nil {
+			return nil, fmt.Errorf("jsonmask: config: tools.%s.%w", name, err)
 		}
 		tc.Strict = tc.Strict || cfg.Strict
 		t, err := newTool(reader, mask, budget, tc)

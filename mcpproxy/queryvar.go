@@ -3,8 +3,6 @@ package mcpproxy
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"time"
 
 	"github.com/jsonmask/jsonmask/toolresult"
 )
@@ -73,49 +71,4 @@ func (s *session) queryResult(args []byte) []byte {
 		}
 	}
 	return append(b, '}')
-}
-
-// parseQueryLimits reads the config's "query" member: {"load": BYTES,
-// "time": DURATION, "output": BYTES, "memory": BYTES}.
-func parseQueryLimits(ps *parser, data []byte, m member, l *toolresult.QueryLimits) error {
-	fields, err := ps.members(data, m.val, true)
-	if err != nil {
-		return fmt.Errorf("jsonmask: config: query must be an object, at offset %d", m.val.start)
-	}
-	return eachKey(fields, "query.", func(f member, path string) error {
-		v := data[f.val.start:f.val.end]
-		switch f.key {
-		case "load":
-			return decodeLimit(v, &l.Load, path, f)
-		case "output":
-			return decodeLimit(v, &l.Output, path, f)
-		case "memory":
-			return decodeLimit(v, &l.Memory, path, f)
-		case "time":
-			var s string
-			if err := decode(v, &s, path, f); err != nil {
-				return err
-			}
-			d, err := time.ParseDuration(s)
-			if err != nil || d <= 0 {
-				return fmt.Errorf("jsonmask: config: %s must be a positive duration such as \"10s\", at offset %d", path, f.val.start)
-			}
-			l.Time = d
-			return nil
-		}
-		return unknownKey(path, f)
-	})
-}
-
-// decodeLimit reads a positive number of bytes.
-func decodeLimit(v []byte, n *int64, path string, m member) error {
-	var i int
-	if err := decode(v, &i, path, m); err != nil {
-		return err
-	}
-	if i <= 0 {
-		return fmt.Errorf("jsonmask: config: %s must be a positive number of bytes, at offset %d", path, m.val.start)
-	}
-	*n = int64(i)
-	return nil
 }

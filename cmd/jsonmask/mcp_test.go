@@ -49,7 +49,7 @@ func TestMCP(t *testing.T) {
 		{"NoDashWithFlags", []string{"-config", good, "sh", "-c", "exit $#", "sh", "-config", "--", "x"}, "", 3, "", ""},
 		{"BadFlag", []string{"-budget", "3", "--", "cat"}, "", 2, "", "flag provided but not defined: -budget"},
 		{"NoConfig", []string{"-config", filepath.Join(dir, "nope.json"), "--", "cat"}, "", 2, "", "nope.json: no such file or directory"},
-		{"UnknownKey", []string{"-config", typo, "--", "cat"}, "", 2, "", `config: unknown key "tool" at offset`},
+		{"UnknownKey", []string{"-config", typo, "--", "cat"}, "", 2, "", `config: unknown key "tool", at offset`},
 		{"BadMask", []string{"-config", badMask, "--", "cat"}, "", 2, "", `config: tools.search.response_mask: mask member "/id" must be true or an object, got false`},
 		{"BadBudget", []string{"-config", badBudget, "--", "cat"}, "", 2, "", "config: budget must be at least 0, got -1"},
 		{"BadGrace", []string{"-grace", "0s", "--", "cat"}, "", 2, "", "the grace period must be positive"},
