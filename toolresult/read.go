@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -205,11 +206,11 @@ type selector struct {
 func (s *selector) run(ctx context.Context, r io.Reader, size int) error {
 	s.sc.Reset(0)
 	// A byte-order mark may start the data as it was stored.
-	var head [3]byte
+	var head [len(jsonwire.BOM)]byte
 	n, err := io.ReadFull(r, head[:])
 	var base int64
-	if n == 3 && string(head[:]) == "\xEF\xBB\xBF" {
-		base = 3
+	if n == len(head) && string(head[:]) == jsonwire.BOM {
+		base = int64(len(head))
 	} else if n > 0 {
 		r = io.MultiReader(bytes.NewReader(head[:n]), r)
 	}
