@@ -110,14 +110,13 @@ func parsePointer(ptr string) ([]string, error) {
 	if ptr[0] != '/' {
 		return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": it must be empty or start with '/'")
 	}
-	for i := 0; i < len(ptr); i++ {
-		if ptr[i] == '~' && (i+1 == len(ptr) || ptr[i+1] != '0' && ptr[i+1] != '1') {
+	segs := strings.Split(ptr[1:], "/")
+	for i, seg := range segs {
+		tok, ok := jsonwire.UnescapePointerToken(seg)
+		if !ok {
 			return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": '~' must be followed by 0 or 1")
 		}
-	}
-	segs := strings.Split(ptr[1:], "/")
-	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		segs[i] = tok
 	}
 	return segs, nil
 }
@@ -131,7 +130,7 @@ func pointerTo(path []string, n int) string {
 	var b strings.Builder
 	for _, s := range path[:n] {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(s))
+		b.WriteString(jsonwire.EscapePointerToken(s))
 	}
 	return b.String()
 }
