@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // eventFramer masks an event stream (text/event-stream, SPEC G2), event by
@@ -129,10 +130,9 @@ func (f *eventFramer) Write(p []byte) (int, error) {
 		}
 		switch f.state {
 		case sseBOM:
-			const bom = "\xEF\xBB\xBF"
-			if c == bom[len(f.head)] {
+			if c == jsonwire.BOM[len(f.head)] {
 				f.head = append(f.head, c)
-				if len(f.head) == len(bom) {
+				if len(f.head) == len(jsonwire.BOM) {
 					if _, err := f.out.Write(f.head); err != nil {
 						return i, err
 					}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -295,14 +296,13 @@ func (e *extractor) fail(err error) error {
 
 // start skips a byte-order mark and whitespace, and classifies the body.
 func (e *extractor) start(p []byte, i int) (int, error) {
-	const bom = "\xEF\xBB\xBF"
 	for ; i < len(p); i++ {
 		c := p[i]
-		if e.base+int64(i) < 3 && e.bom == int(e.base)+i && c == bom[e.bom] {
+		if e.base+int64(i) < int64(len(jsonwire.BOM)) && e.bom == int(e.base)+i && c == jsonwire.BOM[e.bom] {
 			e.bom++
 			continue
 		}
-		if tokenizer.IsSpace(c) {
+		if jsonwire.IsSpace(c) {
 			continue
 		}
 		if c != '{' {

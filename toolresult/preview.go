@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -376,7 +377,7 @@ func omissions(list []Omission, n *snode, ptr string) []Omission {
 			kept++
 			seg := strconv.Itoa(i)
 			if n.kind == tokenizer.ObjectStart {
-				seg = escapePointer(string(tokenizer.AppendUnescaped(nil, k.key)))
+				seg = jsonwire.EscapePointerToken(string(tokenizer.AppendUnescaped(nil, k.key)))
 			}
 			list = omissions(list, k, ptr+"/"+seg)
 		}

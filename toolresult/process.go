@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/schema"
 )
 
@@ -289,23 +290,18 @@ func (s *sink) Write(p []byte) (int, error) {
 // byte-order mark): '{' or '[' is structured, anything else plaintext.
 func (s *sink) classify(p []byte) {
 	all := append(s.held, p...)
-	i := 0
-	if len(all) >= 3 && string(all[:3]) == "\xEF\xBB\xBF" {
-		i = 3
-	} else if len(all) < 3 && string("\xEF\xBB\xBF"[:len(all)]) == string(all) {
-		return
+	if jsonwire.CutBOM(all) {
+		return // read on: this may be the start of a byte-order mark
 	}
-	for i < len(all) && (all[i] == ' ' || all[i] == '\t' || all[i] == '\n' || all[i] == '\r') {
-		i++
-	}
+	i := jsonwire.LeadLen(all)
 	if i == len(all) {
 		return
 	}
 	s.started = true
 	s.structured = all[i] == '{' || all[i] == '['
 	if s.structured {
-		if i >= 3 && string(all[:3]) == "\xEF\xBB\xBF" {
-			s.lead, s.bom = 3, true
+		if i >= len(jsonwire.BOM) && string(all[:len(jsonwire.BOM)]) == jsonwire.BOM {
+			s.lead, s.bom = len(jsonwire.BOM), true
 		}
 		// What came before this window (whitespace, a mark) goes to the
 		// schema first.

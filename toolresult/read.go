@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -109,14 +110,13 @@ func parsePointer(ptr string) ([]string, error) {
 	if ptr[0] != '/' {
 		return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": it must be empty or start with '/'")
 	}
-	for i := 0; i < len(ptr); i++ {
-		if ptr[i] == '~' && (i+1 == len(ptr) || ptr[i+1] != '0' && ptr[i+1] != '1') {
+	segs := strings.Split(ptr[1:], "/")
+	for i, seg := range segs {
+		tok, ok := jsonwire.UnescapePointerToken(seg)
+		if !ok {
 			return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": '~' must be followed by 0 or 1")
 		}
-	}
-	segs := strings.Split(ptr[1:], "/")
-	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		segs[i] = tok
 	}
 	return segs, nil
 }
@@ -130,7 +130,7 @@ func pointerTo(path []string, n int) string {
 	var b strings.Builder
 	for _, s := range path[:n] {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(s))
+		b.WriteString(jsonwire.EscapePointerToken(s))
 	}
 	return b.String()
 }
@@ -205,11 +205,11 @@ type selector struct {
 func (s *selector) run(ctx context.Context, r io.Reader, size int) error {
 	s.sc.Reset(0)
 	// A byte-order mark may start the data as it was stored.
-	var head [3]byte
+	var head [len(jsonwire.BOM)]byte
 	n, err := io.ReadFull(r, head[:])
 	var base int64
-	if n == 3 && string(head[:]) == "\xEF\xBB\xBF" {
-		base = 3
+	if n == len(head) && string(head[:]) == jsonwire.BOM {
+		base = int64(len(head))
 	} else if n > 0 {
 		r = io.MultiReader(bytes.NewReader(head[:n]), r)
 	}

@@ -36,6 +36,8 @@ var selectCases = []struct {
 	{"Number", `{"n":-1.5e3}`, "/n", 0, 0, `-1.5e3`, ""},
 	{"ScalarRoot", `42`, "", 0, 0, `42`, ""},
 	{"ByteOrderMark", "\xEF\xBB\xBF[7]", "/0", 0, 0, `7`, ""},
+	{"PointerEscapes", `{"~1":1,"/":2,"~":3,"a/~b":4}`, "/~01", 0, 0, `1`, ""},
+	{"PointerEscapesSlash", `{"~1":1,"/":2,"~":3,"a/~b":4}`, "/a~1~0b", 0, 0, `4`, ""},
 	{"NotFound", `{"a":[1,2]}`, "/a/2", 0, 0, "", "jsonmask: no value at /a/2 in v: the array at /a has 2 items"},
 	{"ScalarRootPath", `"s"`, "/a", 0, 0, "", "jsonmask: no value at /a in v: the root is a string"},
 	{"Invalid", `{"a":[1,2}`, "/b", 0, 0, "", "invalid character '}'"},

@@ -123,6 +123,8 @@ func TestReadVariableErrors(t *testing.T) {
 		{"NoSlash", toolresult.Selection{Pointer: "expenses"}, `jsonmask: bad JSON Pointer "expenses": it must be empty or start with '/'`},
 		{"BadTilde", toolresult.Selection{Pointer: "/a~2"}, `jsonmask: bad JSON Pointer "/a~2": '~' must be followed by 0 or 1`},
 		{"TildeAtEnd", toolresult.Selection{Pointer: "/a~"}, `'~' must be followed by 0 or 1`},
+		{"TildeBeforeSlash", toolresult.Selection{Pointer: "/a~/b"}, `jsonmask: bad JSON Pointer "/a~/b": '~' must be followed by 0 or 1`},
+		{"TildeInLaterToken", toolresult.Selection{Pointer: "/expenses/~x"}, `jsonmask: bad JSON Pointer "/expenses/~x": '~' must be followed by 0 or 1`},
 		{"Negative", toolresult.Selection{Pointer: "/expenses", Offset: -1}, `jsonmask: offset and limit must be at least 0, got -1 and 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/schema"
 )
 
@@ -114,7 +115,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	if r.Route == Plaintext {
 		b = schema.AppendString(b, string(r.Content))
 	} else {
-		b = append(b, trimSpace(r.Content)...)
+		b = append(b, jsonwire.Trim(r.Content)...)
 	}
 	if r.Variable != nil {
 		v, _ := json.Marshal(r.Variable)
@@ -139,19 +140,4 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		b = append(append(b, `,"hints":`...), h...)
 	}
 	return append(b, '}'), nil
-}
-
-// trimSpace drops the whitespace and byte-order mark around JSON data, so
-// that it can be embedded as a member's value.
-func trimSpace(b []byte) []byte {
-	if len(b) >= 3 && string(b[:3]) == "\xEF\xBB\xBF" {
-		b = b[3:]
-	}
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }

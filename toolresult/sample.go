@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -230,23 +231,13 @@ func (s *sampler) pointer() string {
 	for d, f := range s.open {
 		b.WriteByte('/')
 		if f.obj {
-			b.WriteString(escapePointer(string(s.path[s.pathAt(d):f.keyEnd])))
+			b.WriteString(jsonwire.EscapePointerToken(string(s.path[s.pathAt(d):f.keyEnd])))
 		} else {
 			b.WriteString(strconv.Itoa(f.idx - 1))
 		}
 	}
 	return b.String()
 }
-
-func escapePointer(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
-	}
-	return pointerEscaper.Replace(k)
-}
-
-// pointerEscaper is built once: a Replacer costs more to build than to use.
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // escState counts the characters of a string's content as written, piece by
 // piece: an escape is one character, a surrogate pair's two escapes one.
@@ -313,7 +304,7 @@ func charWidth(raw []byte, i int) int {
 	case c == '\\':
 		if i+1 < len(raw) && raw[i+1] == 'u' {
 			if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-				if h, l := hex4(raw[i+2:i+6]), hex4(raw[i+8:i+12]); h >= 0xD800 && h < 0xDC00 && l >= 0xDC00 && l < 0xE000 {
+				if h, l := hex4(raw[i+2:]), hex4(raw[i+8:]); h >= 0xD800 && h < 0xDC00 && l >= 0xDC00 && l < 0xE000 {
 					return 12
 				}
 			}
@@ -347,15 +338,14 @@ func wholeChars(raw []byte) int {
 }
 
 func isHigh(esc []byte) bool {
-	h := hex4(esc[2:6])
+	h := hex4(esc[2:])
 	return h >= 0xD800 && h < 0xDC00
 }
 
+// hex4 is the value of the \uXXXX digits b starts with; 0, which is no
+// surrogate, if they are not four hex digits.
 func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		r = r<<4 | rune(hexVal(c))
-	}
+	r, _ := jsonwire.ParseHex4(b)
 	return r
 }
 
