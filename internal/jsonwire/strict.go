@@ -184,27 +184,41 @@ func kindOf(tok json.Token) string {
 // mapMembers checks the members of a map with string keys, after its
 // '{': a name given twice is an error, and each value decodes into elem.
 func (w *walker) mapMembers(elem reflect.Type, place string) error {
+	return w.members(place, func(key string, _ int64) error {
+		return w.value(elem, member(place, key))
+	})
+}
+
+// members reads the members of an object or map after its '{' and its
+// '}': a key given twice is an error; each other key goes to each, with
+// its offset, and each reads the key's value.
+func (w *walker) members(place string, each func(key string, off int64) error) error {
 	seen := map[string]bool{}
-	where := ""
-	if place != "" {
-		where = place + ": "
-	}
 	for w.dec.More() {
 		tok, err := w.token()
 		if err != nil {
 			return err
 		}
-		key := tok.(string)
+		key, off := tok.(string), w.offset()
 		if seen[key] {
-			return fmt.Errorf("%skey %q given twice, at offset %d", where, key, w.offset())
+			return fmt.Errorf("%skey %q given twice, at offset %d", where(place), key, off)
 		}
 		seen[key] = true
-		if err := w.value(elem, member(place, key)); err != nil {
+		if err := each(key, off); err != nil {
 			return err
 		}
 	}
 	_, err := w.token()
 	return err
+}
+
+// where is how an error names place before what it says: "place: ", or
+// nothing at the top.
+func where(place string) string {
+	if place == "" {
+		return ""
+	}
+	return place + ": "
 }
 
 // member is the place of a map's member key at place: place.key, or
@@ -230,41 +244,22 @@ func member(place, key string) string {
 // fields of struct t.
 func (w *walker) object(t reflect.Type, place string) error {
 	fields := jsonFields(t)
-	seen := map[string]bool{}
-	where := ""
-	if place != "" {
-		where = place + ": "
-	}
-	for w.dec.More() {
-		tok, err := w.token()
-		if err != nil {
-			return err
-		}
-		key := tok.(string)
-		off := w.offset()
-		switch ft, ok := fields[key]; {
-		case seen[key]:
-			return fmt.Errorf("%skey %q given twice, at offset %d", where, key, off)
-		case !ok:
+	return w.members(place, func(key string, off int64) error {
+		ft, ok := fields[key]
+		if !ok {
 			for name := range fields {
 				if strings.EqualFold(name, key) {
-					return fmt.Errorf("%skey %q is %q in another case, at offset %d", where, key, name, off)
+					return fmt.Errorf("%skey %q is %q in another case, at offset %d", where(place), key, name, off)
 				}
 			}
-			return fmt.Errorf("%sunknown key %q, at offset %d", where, key, off)
-		default:
-			seen[key] = true
-			sub := key
-			if place != "" {
-				sub = place + "." + key
-			}
-			if err := w.value(ft, sub); err != nil {
-				return err
-			}
+			return fmt.Errorf("%sunknown key %q, at offset %d", where(place), key, off)
 		}
-	}
-	_, err := w.token()
-	return err
+		sub := key
+		if place != "" {
+			sub = place + "." + key
+		}
+		return w.value(ft, sub)
+	})
 }
 
 // skip reads to the end of the containers opened, depth of them.
