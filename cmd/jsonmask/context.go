@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/toolresult"
@@ -62,7 +62,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *store != "" {
 		st, err := toolresult.OpenStore(context.Background(), *store)
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(err))
+			fmt.Fprintln(stderr, said("-store", err))
 			return 1
 		}
 		opts = append(opts, toolresult.WithStore(st))
@@ -75,7 +75,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(files) == 1 && files[0] != "-" {
 		f, err := os.Open(files[0])
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", files[0], message(unwrapPath(err)))
+			fmt.Fprintln(stderr, said(files[0], err))
 			return 1
 		}
 		defer f.Close()
@@ -83,8 +83,15 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := p.Process(context.Background(), in)
 	if err != nil {
-		// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
-		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: "))
+		var se *jsonmask.SyntaxError
+		if errors.As(err, &se) {
+			// Redacted: a pointer past what the mask keeps is cut (SPEC
+			// G5). The line is the library's whole, with no input's name:
+			// context reads one input.
+			fmt.Fprintln(stderr, jsonmask.Redact(err))
+			return 1
+		}
+		fmt.Fprintln(stderr, said(displayName(inName), err))
 		return 1
 	}
 	if *format == "text" {

@@ -102,7 +102,7 @@ func readInput(name string, stdin io.Reader, mf *maskFlags) ([]byte, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, unwrapPath(err)
+			return nil, err
 		}
 		defer f.Close()
 		in = f
@@ -125,7 +125,7 @@ type tokenCounts struct {
 func countTokens(m *jsonmask.Mask, doc []byte, encoding string) (*tokenCounts, error) {
 	tk, err := toolresult.NewTokenizer(encoding)
 	if err != nil {
-		return nil, fmt.Errorf("-encoding: %s", message(err))
+		return nil, &located{"-encoding", err}
 	}
 	out, err := m.Append(nil, doc)
 	if err != nil {

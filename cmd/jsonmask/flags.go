@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/jsonmask/jsonmask"
 )
@@ -90,23 +89,19 @@ func (f *maskFlags) compile() (*jsonmask.Mask, error) {
 	case f.fields != "":
 		m, err := jsonmask.CompileFields(f.fields, opts...)
 		if err != nil {
-			return nil, errors.New("-fields: " + message(err))
+			return nil, err // it names the fields mask
 		}
 		return m, nil
 	case f.text != "":
 		src = []byte(f.text)
 	case f.file != "":
 		if src, err = os.ReadFile(f.file); err != nil {
-			return nil, fmt.Errorf("-mask-file: %w", unwrapPath(err))
+			return nil, &located{"-mask-file", err}
 		}
 	default:
 		return nil, errors.New("a mask is required: -mask JSON, -mask-file FILE or -fields TEXT")
 	}
-	m, err := jsonmask.Compile(src, opts...)
-	if err != nil {
-		return nil, errors.New(message(err))
-	}
-	return m, nil
+	return jsonmask.Compile(src, opts...)
 }
 
 // given reports whether a mask flag was given.
@@ -121,7 +116,7 @@ func (f *maskFlags) printMask(stdout, stderr io.Writer, cmd string, m *jsonmask.
 	}
 	b, err := m.MarshalJSON()
 	if err != nil {
-		return usageError(stderr, cmd, errors.New("-print-mask: "+message(err))), true
+		return usageError(stderr, cmd, err), true // it says that the mask has no JSON form
 	}
 	fmt.Fprintf(stdout, "%s\n", b)
 	return 0, true
@@ -180,17 +175,16 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // usageError reports a usage error on one line and says where help is, and
-// returns the exit status for it (SPEC L3). The "jsonmask: " of a library
-// error is said once.
+// returns the exit status for it (SPEC L3), "jsonmask: " said once (said).
 func usageError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", message(err), cmd)
+	fmt.Fprintf(stderr, "%s\nrun '%s -h' for usage\n", said("", err), cmd)
 	return 2
 }
 
 // inputFailed reports an input that could not be read or was rejected, and
 // returns the exit status for it (SPEC L3).
 func inputFailed(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
+	fmt.Fprintln(stderr, said(displayName(name), err))
 	return 1
 }
 
@@ -198,7 +192,7 @@ func inputFailed(stderr io.Writer, name string, err error) int {
 // returns the exit status.
 func written(stderr io.Writer, err error) int {
 	if err != nil {
-		fmt.Fprintln(stderr, "jsonmask: write:", message(err))
+		fmt.Fprintln(stderr, said("write", err))
 		return 1
 	}
 	return 0
@@ -211,22 +205,6 @@ func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintln(w, "\nflags:")
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
-}
-
-// message is err's text without the "jsonmask: " that the library's own
-// errors begin with, for a line that already says it.
-func message(err error) string {
-	return strings.TrimPrefix(err.Error(), "jsonmask: ")
-}
-
-// unwrapPath drops the operation and path of an *os.PathError, which the
-// caller's message already names: "nope.json: no such file or directory".
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // displayName is how messages name an input.

@@ -129,7 +129,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.err = err
 	}
 	if out.err != nil {
-		return written(stderr, unwrapPath(out.err))
+		return written(stderr, out.err)
 	}
 	return status
 }
@@ -144,7 +144,7 @@ func maskInput(m *jsonmask.Mask, out *docWriter, name string, stdin io.Reader) e
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return unwrapPath(err)
+			return err
 		}
 		defer f.Close()
 		in = f

@@ -63,6 +63,7 @@ func TestQuery(t *testing.T) {
 				if !strings.Contains(stderr.String(), tc.out) || strings.Contains(stderr.String(), "HUSH") {
 					t.Fatalf("stderr %q", stderr.String())
 				}
+				onePrefix(t, stderr.String())
 			}
 		})
 	}
