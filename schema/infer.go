@@ -75,11 +75,28 @@ type frame struct {
 	prev *prop // an object's last key
 }
 
+// Kind is the kind of a value that an Observer sees, named by the first
+// byte of the value as written ('{', '[', '"', '0' for any number, 't',
+// 'f', 'n'): the byte values of the tokenizer's kinds, so that an observer
+// that scans with the tokenizer itself may convert one to the other.
+type Kind byte
+
+// The kinds of JSON values.
+const (
+	Object Kind = '{'
+	Array  Kind = '['
+	String Kind = '"'
+	Number Kind = '0'
+	True   Kind = 't'
+	False  Kind = 'f'
+	Null   Kind = 'n'
+)
+
 // An Observer sees the tokens an Inferrer reads, as it reads them.
 type Observer interface {
 	// Begin starts a value of kind k: an object, an array or a scalar. For a
 	// member it follows Key.
-	Begin(k tokenizer.Kind)
+	Begin(k Kind)
 	// Key names the member whose value comes next: raw is the key as written,
 	// without quotes; text is raw unescaped. whole is false when the key is
 	// longer than 1024 bytes: then raw and text hold its first bytes only.
@@ -89,7 +106,7 @@ type Observer interface {
 	// reports its end. A piece may be empty.
 	Piece(p []byte, last bool)
 	// End ends an object or array.
-	End(k tokenizer.Kind)
+	End(k Kind)
 }
 
 // A QuietObserver is an Observer that need not see every member. Before
@@ -366,7 +383,7 @@ func (in *Inferrer) begin(k tokenizer.Kind) {
 	}
 	in.stack = append(in.stack, f)
 	if in.obs != nil {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 	}
 }
 
@@ -374,7 +391,7 @@ func (in *Inferrer) begin(k tokenizer.Kind) {
 func (in *Inferrer) end(k tokenizer.Kind) {
 	in.stack = in.stack[:len(in.stack)-1]
 	if in.obs != nil {
-		in.obs.End(k)
+		in.obs.End(Kind(k))
 	}
 }
 
@@ -568,7 +585,7 @@ func (in *Inferrer) scalarBegin(k tokenizer.Kind) {
 	in.cur, in.kind = in.valueNode(), k
 	in.str, in.strLong, in.frac = in.str[:0], false, false
 	if in.obs != nil {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 	}
 }
 
@@ -626,7 +643,7 @@ func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte, tell bool) {
 		v = v[1 : len(v)-1]
 	}
 	if tell {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 		in.obs.Piece(v, true)
 	}
 	if n == nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/jsonmask/jsonmask/internal/corpus"
 	"github.com/jsonmask/jsonmask/schema"
-	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
 // benchDocs are the corpus documents (internal/corpus) that BenchmarkInfer
@@ -55,10 +54,10 @@ func inferWindows(tb testing.TB, in *schema.Inferrer, doc []byte) {
 // nopObserver sees the tokens and does nothing with them.
 type nopObserver struct{}
 
-func (nopObserver) Begin(tokenizer.Kind)    {}
+func (nopObserver) Begin(schema.Kind)       {}
 func (nopObserver) Key(_, _ []byte, _ bool) {}
 func (nopObserver) Piece(_ []byte, _ bool)  {}
-func (nopObserver) End(tokenizer.Kind)      {}
+func (nopObserver) End(schema.Kind)         {}
 
 // BenchmarkRender writes the schema of each corpus document as JSON Schema
 // and in the compact form, as toolresult writes a variable's schema: the
