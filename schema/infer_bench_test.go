@@ -3,11 +3,11 @@ package schema_test
 import (
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 )
 
-// benchDocs are the corpus documents (internal/corpus) that BenchmarkInfer
+// benchDocs are the corpus documents (package corpus) that BenchmarkInfer
 // reads: small objects with many numbers (conversation_items), text
 // (twitter), escapes, numbers (canada), pretty-printing (mesh.pretty).
 var benchDocs = []string{"conversation_items", "flow_document", "twitter", "twitterescaped", "citm_catalog", "canada", "github_events", "mesh.pretty"}

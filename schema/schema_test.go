@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/santhosh-tekuri/jsonschema/v6"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestStudioCommand starts jsonmask studio on a corpus response, asks its
