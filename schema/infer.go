@@ -413,11 +413,11 @@ func (in *Inferrer) valueNode() *node {
 	if f.n.items == nil {
 		f.n.items = in.newNode(f.n.depth + 1)
 	}
-	return live(f.n.items)
+	return described(f.n.items)
 }
 
-// live returns n, or nil when n is cut: nothing under it is described.
-func live(n *node) *node {
+// described returns n, or nil when n is cut: nothing under it is described.
+func described(n *node) *node {
 	if n == nil || n.cut != "" {
 		return nil
 	}
@@ -439,8 +439,8 @@ func (in *Inferrer) members(p []byte, n int) {
 		sp := &in.spans[k]
 		tell := in.obs != nil && (sp.ValueEnd == 0 || sp.ValueEnd-sp.ValueStart >= quiet)
 		var vn *node
-		if pr := known(f, sp.Head); pr != nil && !tell {
-			vn = in.seen(f, pr) // the key is not looked at
+		if pr := guessedByHead(f, sp.Head); pr != nil && !tell {
+			vn = in.recordMember(f, pr) // the key is not looked at
 		} else {
 			raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
 			long := len(raw) > maxKeyBytes
@@ -492,7 +492,7 @@ func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tel
 	if tell {
 		in.obs.Key(raw, text, !long)
 	}
-	n := live(f.n)
+	n := described(f.n)
 	if n == nil {
 		return nil
 	}
@@ -523,13 +523,13 @@ func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tel
 	if head != 0 {
 		pr.head = head
 	}
-	return in.seen(f, pr)
+	return in.recordMember(f, pr)
 }
 
-// known returns the prop of the member whose head the tokenizer named head
-// (MemberSpan.Head) when it is the one guessed at the place of f, the
-// innermost object, as member would find it; else nil.
-func known(f *frame, head uint64) *prop {
+// guessedByHead returns the prop of the member whose head the tokenizer
+// named head (MemberSpan.Head) when it is the one guessed at the place of
+// f, the innermost object, as member would find it; else nil.
+func guessedByHead(f *frame, head uint64) *prop {
 	if head == 0 || f.n == nil || f.n.cut != "" {
 		return nil
 	}
@@ -543,15 +543,15 @@ func known(f *frame, head uint64) *prop {
 	return guess
 }
 
-// seen records that the object of f has the member of pr, and returns the
-// place of its value, or nil where nothing is described.
-func (in *Inferrer) seen(f *frame, pr *prop) *node {
+// recordMember records that the object of f has the member of pr, and
+// returns the place of its value, or nil where nothing is described.
+func (in *Inferrer) recordMember(f *frame, pr *prop) *node {
 	f.prev = pr
 	if pr.last != f.obj {
 		pr.present++
 		pr.last = f.obj
 	}
-	return live(pr.n)
+	return described(pr.n)
 }
 
 // cutEscape drops an escape that a cut left unfinished at the end of raw.

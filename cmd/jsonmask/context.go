@@ -29,7 +29,7 @@ exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
 func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask context")
 	var mf maskFlags
-	mf.register(fs, false)
+	mf.register(fs, maskOnly)
 	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
 	store := fs.String("store", "", "keep variables in `DIR` or at a URL: file://, s3://, gs://, azblob://, mem:// (default: $TMPDIR/jsonmask-variables)")

@@ -29,9 +29,16 @@ type maskFlags struct {
 	stream         bool // -ndjson and -buffer are registered
 }
 
-// register adds the mask flags to fs. withStream adds those that only
-// streaming over a whole input uses (-ndjson, -buffer).
-func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
+// The groups of mask flags that register adds to a command's flag set.
+type flagGroup int
+
+const (
+	maskOnly      flagGroup = iota // the mask and its options
+	withStreaming                  // and -ndjson and -buffer, for a command that streams a whole input
+)
+
+// register adds the mask flags of group to fs.
+func (f *maskFlags) register(fs *flag.FlagSet, group flagGroup) {
 	fs.StringVar(&f.text, "mask", "", "the mask, as JSON `text`")
 	fs.StringVar(&f.file, "mask-file", "", "read the mask from `FILE`")
 	fs.StringVar(&f.fields, "fields", "", "the mask in the text syntax, such as 'id,items(id,price),owner/name' (SPEC T1)")
@@ -44,7 +51,7 @@ func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
 	fs.IntVar(&f.maxDepth, "max-depth", jsonmask.DefaultMaxDepth, "reject documents nested deeper than `N` (SPEC V2)")
 	fs.Int64Var(&f.maxInput, "max-input", 0, "reject an input longer than `BYTES` (0: no limit)")
 	fs.IntVar(&f.maxToken, "max-token", 0, "reject a string or number longer than `BYTES` (0: no limit)")
-	if f.stream = withStream; withStream {
+	if f.stream = group == withStreaming; f.stream {
 		fs.BoolVar(&f.ndjson, "ndjson", false, "newline-delimited JSON: mask each line on its own (SPEC S3)")
 		fs.IntVar(&f.buffer, "buffer", jsonmask.DefaultBufferSize, "read and mask `BYTES` at a time")
 	}
@@ -84,7 +91,7 @@ func (f *maskFlags) compile() (*jsonmask.Mask, error) {
 	}
 	var src []byte
 	switch {
-	case btoi(f.text != "")+btoi(f.file != "")+btoi(f.fields != "") > 1:
+	case countGiven(f.text, f.file, f.fields) > 1:
 		return nil, errors.New("give one of -mask, -mask-file and -fields")
 	case f.fields != "":
 		m, err := jsonmask.CompileFields(f.fields, opts...)
@@ -122,11 +129,15 @@ func (f *maskFlags) printMask(stdout, stderr io.Writer, cmd string, m *jsonmask.
 	return 0, true
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// countGiven returns how many of the flags' values are not empty.
+func countGiven(values ...string) int {
+	n := 0
+	for _, v := range values {
+		if v != "" {
+			n++
+		}
 	}
-	return 0
+	return n
 }
 
 // parseArgs parses flags wherever they stand among the operands (SPEC L1):
@@ -188,9 +199,9 @@ func inputFailed(stderr io.Writer, name string, err error) int {
 	return 1
 }
 
-// written reports err, an error in writing the output, if there is one, and
-// returns the exit status.
-func written(stderr io.Writer, err error) int {
+// writeStatus reports err, an error in writing the output, if there is
+// one, and returns the exit status.
+func writeStatus(stderr io.Writer, err error) int {
 	if err != nil {
 		fmt.Fprintln(stderr, said("write", err))
 		return 1

@@ -100,7 +100,7 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 func studioMask(text, file, fields string) ([]byte, error) {
 	var src []byte
 	switch {
-	case btoi(text != "")+btoi(file != "")+btoi(fields != "") > 1:
+	case countGiven(text, file, fields) > 1:
 		return nil, errors.New("give one of -mask, -mask-file and -fields")
 	case fields != "":
 		m, err := jsonmask.CompileFields(fields)
