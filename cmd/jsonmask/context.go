@@ -62,7 +62,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *store != "" {
 		st, err := toolresult.OpenStore(context.Background(), *store)
 		if err != nil {
-			fmt.Fprintln(stderr, said("-store", err))
+			fmt.Fprintln(stderr, errorLine("-store", err))
 			return 1
 		}
 		opts = append(opts, toolresult.WithStore(st))
@@ -75,7 +75,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(files) == 1 && files[0] != "-" {
 		f, err := os.Open(files[0])
 		if err != nil {
-			fmt.Fprintln(stderr, said(files[0], err))
+			fmt.Fprintln(stderr, errorLine(files[0], err))
 			return 1
 		}
 		defer f.Close()
@@ -91,7 +91,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, jsonmask.Redact(err))
 			return 1
 		}
-		fmt.Fprintln(stderr, said(displayName(inName), err))
+		fmt.Fprintln(stderr, errorLine(displayName(inName), err))
 		return 1
 	}
 	if *format == "text" {

@@ -35,36 +35,32 @@ type located struct {
 	err   error
 }
 
-func (e *located) Error() string { return said(e.where, e.err) }
+func (e *located) Error() string { return errorLine(e.where, e.err) }
 func (e *located) Unwrap() error { return e.err }
 
-// said returns the line for err, met at where ("" for none), as the map
+// errorLine returns the line for err, met at where ("" for none), as the map
 // above says. It looks at err's own type, not through its chain: a layer
 // that wrapped a *SyntaxError or an *fs.PathError said something of its
 // own, which the line keeps.
-func said(where string, err error) string {
+func errorLine(where string, err error) string {
 	switch e := err.(type) {
 	case *located:
-		return said(join(where, e.where), e.err)
+		return errorLine(join(where, e.where), e.err)
 	case *jsonmask.SyntaxError:
 		return prefix + join(where, e.Detail())
 	}
-	if library(err) {
+	if strings.HasPrefix(err.Error(), prefix) {
+		// An error of the module's packages, which says "jsonmask: "
+		// itself (docs/STYLE.md, "Errors"): *jsonmask.MaskError, the
+		// root's sentinels, and the errors of toolresult, mcpproxy and
+		// config, most of which have no type to tell them by. The prefix
+		// is read, never cut.
 		return err.Error()
 	}
 	if pe, ok := err.(*fs.PathError); ok && where != "" {
 		return prefix + join(where, pe.Err.Error())
 	}
 	return prefix + join(where, err.Error())
-}
-
-// library reports whether err is an error of the module's packages, which
-// says "jsonmask: " itself (docs/STYLE.md, "Errors"): *jsonmask.MaskError,
-// the root's sentinels, and the errors of toolresult, mcpproxy and config,
-// most of which have no type of their own to tell them by. The prefix is
-// read, never cut.
-func library(err error) bool {
-	return strings.HasPrefix(err.Error(), prefix)
 }
 
 // join is "where: what", or what alone.

@@ -24,10 +24,10 @@ func onePrefix(t *testing.T, stderr string) {
 	}
 }
 
-// TestSaid: the line for each kind of error the CLI meets, through the
+// TestErrorLine: the line for each kind of error the CLI meets, through the
 // layers it goes through; errors.As and errors.Is still find the library's
 // types and sentinels in what the CLI wraps.
-func TestSaid(t *testing.T) {
+func TestErrorLine(t *testing.T) {
 	_, maskErr := jsonmask.Compile([]byte(`{"a":false}`))
 	_, deepErr := jsonmask.Compile([]byte(`{"a":{"b":{}}}`), jsonmask.WithMaxDepth(2))
 	_, syntaxErr := jsonmask.MustCompile(`{"a":true}`).Append(nil, []byte(`{"a":1 x}`))
@@ -62,10 +62,10 @@ func TestSaid(t *testing.T) {
 		{"OwnWrap", "", fmt.Errorf("listen: %w", errors.New("address in use")), "jsonmask: listen: address in use", nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := said(c.where, c.err); got != c.want {
-				t.Errorf("said(%q, %q) = %q, want %q", c.where, c.err, got, c.want)
+			if got := errorLine(c.where, c.err); got != c.want {
+				t.Errorf("errorLine(%q, %q) = %q, want %q", c.where, c.err, got, c.want)
 			}
-			onePrefix(t, said(c.where, c.err))
+			onePrefix(t, errorLine(c.where, c.err))
 			if c.as != nil && !c.as(c.err) {
 				t.Errorf("errors.As(%q) finds no library type", c.err)
 			}

@@ -186,16 +186,16 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // usageError reports a usage error on one line and says where help is, and
-// returns the exit status for it (SPEC L3), "jsonmask: " said once (said).
+// returns the exit status for it (SPEC L3), "jsonmask: " said once (errorLine).
 func usageError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "%s\nrun '%s -h' for usage\n", said("", err), cmd)
+	fmt.Fprintf(stderr, "%s\nrun '%s -h' for usage\n", errorLine("", err), cmd)
 	return 2
 }
 
 // inputFailed reports an input that could not be read or was rejected, and
 // returns the exit status for it (SPEC L3).
 func inputFailed(stderr io.Writer, name string, err error) int {
-	fmt.Fprintln(stderr, said(displayName(name), err))
+	fmt.Fprintln(stderr, errorLine(displayName(name), err))
 	return 1
 }
 
@@ -203,7 +203,7 @@ func inputFailed(stderr io.Writer, name string, err error) int {
 // one, and returns the exit status.
 func writeStatus(stderr io.Writer, err error) int {
 	if err != nil {
-		fmt.Fprintln(stderr, said("write", err))
+		fmt.Fprintln(stderr, errorLine("write", err))
 		return 1
 	}
 	return 0

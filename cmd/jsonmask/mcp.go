@@ -86,7 +86,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	status, err := p.Run(ctx, cmd, stdin, stdout)
 	if err != nil {
-		fmt.Fprintln(stderr, said("mcp: "+server[0], err))
+		fmt.Fprintln(stderr, errorLine("mcp: "+server[0], err))
 		return 1
 	}
 	return status

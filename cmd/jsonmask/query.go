@@ -45,7 +45,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st, err := toolresult.OpenStore(context.Background(), *store)
 	if err != nil {
-		fmt.Fprintln(stderr, said("-store", err))
+		fmt.Fprintln(stderr, errorLine("-store", err))
 		return 1
 	}
 	p, err := toolresult.New(toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithStore(st),
@@ -55,7 +55,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := p.Query(context.Background(), toolresult.Query{Name: operands[0], Program: operands[1], Pointer: *pointer})
 	if err != nil {
-		fmt.Fprintln(stderr, said("", err))
+		fmt.Fprintln(stderr, errorLine("", err))
 		return 1
 	}
 	if *format == "text" {

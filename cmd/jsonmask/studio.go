@@ -76,7 +76,7 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	s, err := studio.New(cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, said("", err))
+		fmt.Fprintln(stderr, errorLine("", err))
 		return 1
 	}
 	srv := &http.Server{Handler: s.Handler(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
@@ -90,7 +90,7 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		srv.Shutdown(shut)
 		return 0
 	case err := <-served:
-		fmt.Fprintln(stderr, said("studio", err))
+		fmt.Fprintln(stderr, errorLine("studio", err))
 		return 1
 	}
 }
