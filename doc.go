@@ -59,7 +59,8 @@
 // that says its own name and context first wraps the error with %w and
 // writes [SyntaxError.Detail] or [MaskError.Detail], the message without the
 // prefix, where it would otherwise cut the prefix off the text: the CLI
-// writes "jsonmask: FILE: " and the Detail of a rejected input.
+// writes "jsonmask: FILE: " and the Detail of a rejected input
+// ([SyntaxError.RedactedDetail] where the input must not be quoted).
 //
 // # Security considerations
 //

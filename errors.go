@@ -109,10 +109,15 @@ func (e *SyntaxError) KeptPointer() string {
 // bytes ("invalid character after object key", not "invalid character
 // 'x' ..."), the line and offset, and KeptPointer:
 // "jsonmask: invalid character after object key at offset 12 (/user/…)".
-func (e *SyntaxError) Redacted() string {
-	s := prefix
+func (e *SyntaxError) Redacted() string { return prefix + e.RedactedDetail() }
+
+// RedactedDetail is Redacted without the "jsonmask: " it puts first, as
+// Detail is Error without it: for a program that says its own name and
+// context first, where it must redact (SPEC G5).
+func (e *SyntaxError) RedactedDetail() string {
+	s := ""
 	if e.Line > 0 {
-		s += "line " + strconv.FormatInt(e.Line, 10) + ": "
+		s = "line " + strconv.FormatInt(e.Line, 10) + ": "
 	}
 	s += e.reason() + " at offset " + strconv.FormatInt(e.Offset, 10)
 	if p := e.KeptPointer(); p != "" {

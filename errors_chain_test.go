@@ -103,6 +103,9 @@ func TestErrorsChain(t *testing.T) {
 				if d := se.Detail(); "jsonmask: "+d != se.Error() || strings.Contains(d, "jsonmask: ") {
 					t.Errorf("Detail() = %q; Error() = %q", d, se.Error())
 				}
+				if d := se.RedactedDetail(); "jsonmask: "+d != se.Redacted() || strings.Contains(d, "jsonmask: ") {
+					t.Errorf("RedactedDetail() = %q; Redacted() = %q", d, se.Redacted())
+				}
 			}
 		})
 	}

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -83,15 +81,8 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := p.Process(context.Background(), in)
 	if err != nil {
-		var se *jsonmask.SyntaxError
-		if errors.As(err, &se) {
-			// Redacted: a pointer past what the mask keeps is cut (SPEC
-			// G5). The line is the library's whole, with no input's name:
-			// context reads one input.
-			fmt.Fprintln(stderr, jsonmask.Redact(err))
-			return 1
-		}
-		fmt.Fprintln(stderr, errorLine(displayName(inName), err))
+		// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
+		fmt.Fprintln(stderr, redactedLine(displayName(inName), err))
 		return 1
 	}
 	if *format == "text" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -23,6 +24,8 @@ import (
 //
 // WHERE is what the CLI was doing (a file, a flag, a server), given by a
 // *located error or by the caller; a line without one leaves it out.
+// redactedLine is the same with a SyntaxError's RedactedDetail, for
+// jsonmask context (SPEC G5).
 
 // prefix begins every line the CLI writes about an error, and every error
 // of the module's packages.
@@ -61,6 +64,20 @@ func errorLine(where string, err error) string {
 		return prefix + join(where, pe.Err.Error())
 	}
 	return prefix + join(where, err.Error())
+}
+
+// redactedLine is errorLine for an error that may quote the input (SPEC
+// G5): a *jsonmask.SyntaxError gives its RedactedDetail, and one that a
+// layer wrapped is written as jsonmask.Redact writes the chain.
+func redactedLine(where string, err error) string {
+	var se *jsonmask.SyntaxError
+	switch {
+	case !errors.As(err, &se):
+		return errorLine(where, err)
+	case se == err:
+		return prefix + join(where, se.RedactedDetail())
+	}
+	return errorLine(where, errors.New(jsonmask.Redact(err)))
 }
 
 // join is "where: what", or what alone.

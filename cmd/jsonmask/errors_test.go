@@ -75,3 +75,39 @@ func TestErrorLine(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactedLine: what jsonmask context says of a rejected input names
+// the input as the main command does (SPEC L3), and quotes neither the
+// input's bytes nor a key past what the mask keeps (SPEC G5), also when a
+// layer wrapped the error (such a layer says "jsonmask: " again unless it
+// writes the Detail itself, as studio does: only the redaction is checked).
+func TestRedactedLine(t *testing.T) {
+	m := jsonmask.MustCompile(`{"a":true}`)
+	_, err := m.Append(nil, []byte(`{"a":1,"CANARY":{"x":CANARY}}`))
+	var se *jsonmask.SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("not a SyntaxError: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"Bare", err, "jsonmask: stdin: " + se.RedactedDetail()},
+		{"NotSyntax", errors.New("read failed"), "jsonmask: stdin: read failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := redactedLine("stdin", c.err)
+			if got != c.want || strings.Contains(got, "CANARY") {
+				t.Errorf("redactedLine = %q, want %q, without the canary", got, c.want)
+			}
+			onePrefix(t, got)
+		})
+	}
+	t.Run("Wrapped", func(t *testing.T) {
+		got := redactedLine("stdin", fmt.Errorf("jsonmask: tool result: %w", err))
+		if !strings.HasPrefix(got, "jsonmask: tool result: ") || !strings.HasSuffix(got, se.RedactedDetail()) || strings.Contains(got, "CANARY") {
+			t.Errorf("redactedLine = %q, want the wrapper's words and the redacted detail, without the canary", got)
+		}
+	})
+}
