@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestAllocs gates the hot paths (STYLE habit 6): Append into a dst with room

@@ -55,6 +55,13 @@
 // limit gives an error that wraps [ErrMaxDepth]. Errors from the io.Reader and
 // io.Writer given to the streaming calls are returned as they are.
 //
+// Every message of this package begins with "jsonmask: ", once. A program
+// that says its own name and context first wraps the error with %w and
+// writes [SyntaxError.Detail] or [MaskError.Detail], the message without the
+// prefix, where it would otherwise cut the prefix off the text: the CLI
+// writes "jsonmask: FILE: " and the Detail of a rejected input
+// ([SyntaxError.RedactedDetail] where the input must not be quoted).
+//
 // # Security considerations
 //
 // Masks are used to keep data from reaching models and clients, so the masker

@@ -62,7 +62,7 @@ type SyntaxError struct {
 	Offset  int64  // offset in the input of the byte where it went wrong, or its length if it ended early
 	Pointer string // JSON Pointer (RFC 6901) of the member being read, where known; "" at the top
 	Line    int64  // with WithNDJSON, the line (from 1); otherwise 0
-	msg     string
+	msg     string // prefix + what went wrong (Error); msg[len(prefix):] is Detail
 	err     error
 	kept    int    // the bytes of Pointer that name what the mask keeps (KeptPointer)
 	why     string // what went wrong, quoting nothing of the input; "" if not known
@@ -73,6 +73,12 @@ type SyntaxError struct {
 // Go's %q escapes them, and a pointer longer than 200 bytes is shortened to
 // its head, "…" and its tail (SPEC V3). The Pointer field holds it whole.
 func (e *SyntaxError) Error() string { return e.msg }
+
+// Detail returns the message without the "jsonmask: " that Error puts
+// first: "<what> at offset N (<pointer>)", for a program that says its own
+// name and what it was reading before it, as the CLI does (SPEC L3:
+// "jsonmask: FILE: <what> at offset N (<pointer>)").
+func (e *SyntaxError) Detail() string { return e.msg[len(prefix):] }
 
 // Unwrap returns ErrMaxDepth, ErrInputTooLarge, ErrTokenTooLarge or
 // ErrNotObject for an input rejected by a limit or by WithStrict, else nil.
@@ -103,10 +109,15 @@ func (e *SyntaxError) KeptPointer() string {
 // bytes ("invalid character after object key", not "invalid character
 // 'x' ..."), the line and offset, and KeptPointer:
 // "jsonmask: invalid character after object key at offset 12 (/user/…)".
-func (e *SyntaxError) Redacted() string {
-	s := "jsonmask: "
+func (e *SyntaxError) Redacted() string { return prefix + e.RedactedDetail() }
+
+// RedactedDetail is Redacted without the "jsonmask: " it puts first, as
+// Detail is Error without it: for a program that says its own name and
+// context first, where it must redact (SPEC G5).
+func (e *SyntaxError) RedactedDetail() string {
+	s := ""
 	if e.Line > 0 {
-		s += "line " + strconv.FormatInt(e.Line, 10) + ": "
+		s = "line " + strconv.FormatInt(e.Line, 10) + ": "
 	}
 	s += e.reason() + " at offset " + strconv.FormatInt(e.Offset, 10)
 	if p := e.KeptPointer(); p != "" {
@@ -190,8 +201,21 @@ type MaskError struct {
 // a SyntaxError, and shortened alike.
 func (e *MaskError) Error() string { return e.msg }
 
+// Detail returns the message without the "jsonmask: " that Error puts
+// first, for a program or package that says its own prefix and context
+// before it: "the mask: mask member "/a" must be ...".
+func (e *MaskError) Detail() string { return e.msg[len(prefix):] }
+
 // Unwrap returns ErrMaxDepth for a mask nested too deep, else nil.
 func (e *MaskError) Unwrap() error { return e.err }
+
+// prefix begins the message of every error of this package.
+const prefix = "jsonmask: "
+
+// newSyntaxError returns a SyntaxError whose message is prefix + detail.
+func newSyntaxError(detail string) *SyntaxError {
+	return &SyntaxError{msg: prefix + detail}
+}
 
 // convert turns the internal packages' errors into the exported types and
 // sentinels, adding the "jsonmask: " prefix that their messages leave out.
@@ -199,8 +223,10 @@ func (e *MaskError) Unwrap() error { return e.err }
 // errors pass through as they are.
 func convert(prog *compile.Program, err error) error {
 	if se, ok := err.(*stream.Error); ok {
-		return &SyntaxError{Offset: se.Offset, Pointer: se.Pointer, Line: se.Line, msg: "jsonmask: " + se.Error(),
-			err: sentinel(se.Err), kept: keptPrefix(prog, se.Pointer), why: redactMsg(se.Msg)}
+		e := newSyntaxError(se.Error())
+		e.Offset, e.Pointer, e.Line = se.Offset, se.Pointer, se.Line
+		e.err, e.kept, e.why = sentinel(se.Err), keptPrefix(prog, se.Pointer), redactMsg(se.Msg)
+		return e
 	}
 	return sentinel(err)
 }
@@ -281,11 +307,11 @@ func compactNodes(n []int32) []int32 {
 func convertMask(err error) error {
 	var ce *compile.Error
 	if !errors.As(err, &ce) {
-		return &MaskError{msg: "jsonmask: " + err.Error()}
+		return &MaskError{msg: prefix + err.Error()}
 	}
 	var inner error
 	if errors.Is(ce.Err, tokenizer.ErrMaxDepth) {
 		inner = ErrMaxDepth
 	}
-	return &MaskError{Offset: ce.Offset, Pointer: ce.Pointer, msg: "jsonmask: " + ce.Msg, err: inner}
+	return &MaskError{Offset: ce.Offset, Pointer: ce.Pointer, msg: prefix + ce.Msg, err: inner}
 }

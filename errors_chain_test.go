@@ -96,6 +96,17 @@ func TestErrorsChain(t *testing.T) {
 			if n := strings.Count(err.Error(), "jsonmask: "); n != c.want.prefix {
 				t.Errorf("%q holds the prefix %d times, want %d", err, n, c.want.prefix)
 			}
+			// Detail is the message a program puts its own prefix and
+			// context before (SPEC L3): the same words, without the prefix.
+			var se *jsonmask.SyntaxError
+			if errors.As(err, &se) {
+				if d := se.Detail(); "jsonmask: "+d != se.Error() || strings.Contains(d, "jsonmask: ") {
+					t.Errorf("Detail() = %q; Error() = %q", d, se.Error())
+				}
+				if d := se.RedactedDetail(); "jsonmask: "+d != se.Redacted() || strings.Contains(d, "jsonmask: ") {
+					t.Errorf("RedactedDetail() = %q; Redacted() = %q", d, se.Redacted())
+				}
+			}
 		})
 	}
 }

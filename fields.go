@@ -73,7 +73,7 @@ var errWildcardsWith = errors.New("jsonmask: With: WithWildcards says how a mask
 func (m *Mask) MarshalJSON() ([]byte, error) {
 	b, err := m.prog.AppendJSON(nil)
 	if err != nil {
-		return nil, &MaskError{msg: "jsonmask: " + err.Error()}
+		return nil, &MaskError{msg: prefix + err.Error()}
 	}
 	return b, nil
 }

@@ -151,7 +151,9 @@ func (m *Mask) AppendValue(dst []byte, v any) ([]byte, error) {
 		return dst, &valueDepthError{e}
 	case *fallback.NotObjectError:
 		// What Append gives for the encoding: its first byte is at offset 0.
-		return dst, &SyntaxError{msg: "jsonmask: " + e.Error() + " at offset 0", err: ErrNotObject}
+		se := newSyntaxError(e.Error() + " at offset 0")
+		se.err = ErrNotObject
+		return dst, se
 	}
 	return dst, err
 }

@@ -123,8 +123,6 @@ func (r *resettableReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
-
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

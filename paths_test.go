@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestPaths checks the path table (SPEC D2) of a small document, row by row.

@@ -2,25 +2,14 @@ package jsonmask
 
 import (
 	"io"
-	"sync"
 
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/stream"
 )
 
-var streams = sync.Pool{New: func() any { return new(stream.Stream) }}
-
+// stream returns a Stream of the stream package's pool, set to mask with m.
 func (m *Mask) stream() *stream.Stream {
-	s := streams.Get().(*stream.Stream)
-	s.Reset(m.prog, m.cfg.Config, m.cfg.bufferSize)
-	return s
-}
-
-func releaseStream(s *stream.Stream) {
-	if s.Small() {
-		s.Reset(nil, stream.Config{}, 0)
-		streams.Put(s)
-	}
+	return stream.Get(m.prog, m.cfg.Config, m.cfg.bufferSize)
 }
 
 // Copy masks the body that r yields into w, like io.Copy, and returns the
@@ -36,7 +25,7 @@ func releaseStream(s *stream.Stream) {
 func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 	s := m.stream()
 	n, err := s.Copy(w, r)
-	releaseStream(s)
+	stream.Put(s)
 	return n, convert(m.prog, err)
 }
 
@@ -46,7 +35,7 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 // is; every later Read returns the same. Like Copy, it holds memory bounded by
 // the window size. It is not safe for concurrent use.
 func (m *Mask) NewReader(r io.Reader) *Reader {
-	return &Reader{r: stream.NewReader(m.stream(), r, releaseStream), src: r, prog: m.prog}
+	return &Reader{r: stream.NewReader(m.stream(), r), src: r, prog: m.prog}
 }
 
 // Reader is a masked body being read: see Mask.NewReader. It is an
@@ -102,7 +91,7 @@ func (r *Reader) sticky(err error) error {
 // close w. After an error every later call returns it (SPEC S4). It is not
 // safe for concurrent use.
 func (m *Mask) NewWriter(w io.Writer) *Writer {
-	return &Writer{w: stream.NewWriter(m.stream(), w, releaseStream), prog: m.prog}
+	return &Writer{w: stream.NewWriter(m.stream(), w), prog: m.prog}
 }
 
 // Writer is a masked body being written: see Mask.NewWriter.

@@ -337,6 +337,16 @@ func holeReach(t *testing.T, mask []byte, doc any, arrays bool) (whole, nested b
 
 const marker = "HOLE-MARKER"
 
+// valueCases are the Go values that AppendValue is compared on with the
+// reference (encoding/json, then the mask), a table, in groups: embedded
+// structs (pointers, tags, conflicts, interfaces); omitempty and omitzero;
+// the ",string" option; tags; MarshalJSON and MarshalText methods, by value
+// and behind pointers, in maps and arrays; json.RawMessage and json.Number;
+// numbers and strings at their edges; map keys of every kind Go allows;
+// bytes, nils, pointers, arrays and slices at the root and below; and
+// hazards (fill, hazard, fails): what encoding/json refuses (NaN, funcs,
+// channels, bad key types, cycles) or a method that fails or lies, put
+// where a mask may drop it or reach it.
 func valueCases() []valueCase {
 	one, seven := 1, 7
 	pone := &one

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // testStream codes a stream piece by piece, flushing after each, as a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // bigPrefix is a masked body's first part, long enough that its masked

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 var sseMask = jsonmask.MustCompile(`{"id":true,"delta":{"text":true}}`)

@@ -5,7 +5,7 @@ package schema_test
 import (
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 )
 

@@ -75,11 +75,28 @@ type frame struct {
 	prev *prop // an object's last key
 }
 
+// Kind is the kind of a value that an Observer sees, named by the first
+// byte of the value as written ('{', '[', '"', '0' for any number, 't',
+// 'f', 'n'): the byte values of the tokenizer's kinds, so that an observer
+// that scans with the tokenizer itself may convert one to the other.
+type Kind byte
+
+// The kinds of JSON values.
+const (
+	Object Kind = '{'
+	Array  Kind = '['
+	String Kind = '"'
+	Number Kind = '0'
+	True   Kind = 't'
+	False  Kind = 'f'
+	Null   Kind = 'n'
+)
+
 // An Observer sees the tokens an Inferrer reads, as it reads them.
 type Observer interface {
 	// Begin starts a value of kind k: an object, an array or a scalar. For a
 	// member it follows Key.
-	Begin(k tokenizer.Kind)
+	Begin(k Kind)
 	// Key names the member whose value comes next: raw is the key as written,
 	// without quotes; text is raw unescaped. whole is false when the key is
 	// longer than 1024 bytes: then raw and text hold its first bytes only.
@@ -89,7 +106,7 @@ type Observer interface {
 	// reports its end. A piece may be empty.
 	Piece(p []byte, last bool)
 	// End ends an object or array.
-	End(k tokenizer.Kind)
+	End(k Kind)
 }
 
 // A QuietObserver is an Observer that need not see every member. Before
@@ -366,7 +383,7 @@ func (in *Inferrer) begin(k tokenizer.Kind) {
 	}
 	in.stack = append(in.stack, f)
 	if in.obs != nil {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 	}
 }
 
@@ -374,7 +391,7 @@ func (in *Inferrer) begin(k tokenizer.Kind) {
 func (in *Inferrer) end(k tokenizer.Kind) {
 	in.stack = in.stack[:len(in.stack)-1]
 	if in.obs != nil {
-		in.obs.End(k)
+		in.obs.End(Kind(k))
 	}
 }
 
@@ -396,11 +413,11 @@ func (in *Inferrer) valueNode() *node {
 	if f.n.items == nil {
 		f.n.items = in.newNode(f.n.depth + 1)
 	}
-	return live(f.n.items)
+	return described(f.n.items)
 }
 
-// live returns n, or nil when n is cut: nothing under it is described.
-func live(n *node) *node {
+// described returns n, or nil when n is cut: nothing under it is described.
+func described(n *node) *node {
 	if n == nil || n.cut != "" {
 		return nil
 	}
@@ -422,8 +439,8 @@ func (in *Inferrer) members(p []byte, n int) {
 		sp := &in.spans[k]
 		tell := in.obs != nil && (sp.ValueEnd == 0 || sp.ValueEnd-sp.ValueStart >= quiet)
 		var vn *node
-		if pr := known(f, sp.Head); pr != nil && !tell {
-			vn = in.seen(f, pr) // the key is not looked at
+		if pr := guessedByHead(f, sp.Head); pr != nil && !tell {
+			vn = in.recordMember(f, pr) // the key is not looked at
 		} else {
 			raw := p[sp.KeyStart+1 : sp.KeyEnd-1]
 			long := len(raw) > maxKeyBytes
@@ -475,7 +492,7 @@ func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tel
 	if tell {
 		in.obs.Key(raw, text, !long)
 	}
-	n := live(f.n)
+	n := described(f.n)
 	if n == nil {
 		return nil
 	}
@@ -506,13 +523,13 @@ func (in *Inferrer) member(f *frame, raw []byte, head uint64, escaped, long, tel
 	if head != 0 {
 		pr.head = head
 	}
-	return in.seen(f, pr)
+	return in.recordMember(f, pr)
 }
 
-// known returns the prop of the member whose head the tokenizer named head
-// (MemberSpan.Head) when it is the one guessed at the place of f, the
-// innermost object, as member would find it; else nil.
-func known(f *frame, head uint64) *prop {
+// guessedByHead returns the prop of the member whose head the tokenizer
+// named head (MemberSpan.Head) when it is the one guessed at the place of
+// f, the innermost object, as member would find it; else nil.
+func guessedByHead(f *frame, head uint64) *prop {
 	if head == 0 || f.n == nil || f.n.cut != "" {
 		return nil
 	}
@@ -526,15 +543,15 @@ func known(f *frame, head uint64) *prop {
 	return guess
 }
 
-// seen records that the object of f has the member of pr, and returns the
-// place of its value, or nil where nothing is described.
-func (in *Inferrer) seen(f *frame, pr *prop) *node {
+// recordMember records that the object of f has the member of pr, and
+// returns the place of its value, or nil where nothing is described.
+func (in *Inferrer) recordMember(f *frame, pr *prop) *node {
 	f.prev = pr
 	if pr.last != f.obj {
 		pr.present++
 		pr.last = f.obj
 	}
-	return live(pr.n)
+	return described(pr.n)
 }
 
 // cutEscape drops an escape that a cut left unfinished at the end of raw.
@@ -568,7 +585,7 @@ func (in *Inferrer) scalarBegin(k tokenizer.Kind) {
 	in.cur, in.kind = in.valueNode(), k
 	in.str, in.strLong, in.frac = in.str[:0], false, false
 	if in.obs != nil {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 	}
 }
 
@@ -626,7 +643,7 @@ func (in *Inferrer) scalar(n *node, k tokenizer.Kind, v []byte, tell bool) {
 		v = v[1 : len(v)-1]
 	}
 	if tell {
-		in.obs.Begin(k)
+		in.obs.Begin(Kind(k))
 		in.obs.Piece(v, true)
 	}
 	if n == nil {

@@ -3,12 +3,11 @@ package schema_test
 import (
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
-	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
-// benchDocs are the corpus documents (internal/corpus) that BenchmarkInfer
+// benchDocs are the corpus documents (package corpus) that BenchmarkInfer
 // reads: small objects with many numbers (conversation_items), text
 // (twitter), escapes, numbers (canada), pretty-printing (mesh.pretty).
 var benchDocs = []string{"conversation_items", "flow_document", "twitter", "twitterescaped", "citm_catalog", "canada", "github_events", "mesh.pretty"}
@@ -55,10 +54,10 @@ func inferWindows(tb testing.TB, in *schema.Inferrer, doc []byte) {
 // nopObserver sees the tokens and does nothing with them.
 type nopObserver struct{}
 
-func (nopObserver) Begin(tokenizer.Kind)    {}
+func (nopObserver) Begin(schema.Kind)       {}
 func (nopObserver) Key(_, _ []byte, _ bool) {}
 func (nopObserver) Piece(_ []byte, _ bool)  {}
-func (nopObserver) End(tokenizer.Kind)      {}
+func (nopObserver) End(schema.Kind)         {}
 
 // BenchmarkRender writes the schema of each corpus document as JSON Schema
 // and in the compact form, as toolresult writes a variable's schema: the

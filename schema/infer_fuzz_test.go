@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask/schema"
-	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
 // trace records what an Observer sees, a scalar's pieces joined, so that
@@ -19,7 +18,7 @@ type trace struct {
 	piece []byte
 }
 
-func (o *trace) Begin(k tokenizer.Kind) { fmt.Fprintf(&o.b, "<%c", k) }
+func (o *trace) Begin(k schema.Kind) { fmt.Fprintf(&o.b, "<%c", k) }
 func (o *trace) Key(raw, text []byte, whole bool) {
 	fmt.Fprintf(&o.b, " k%q=%q/%v", raw, text, whole)
 }
@@ -30,7 +29,7 @@ func (o *trace) Piece(p []byte, last bool) {
 		o.piece = o.piece[:0]
 	}
 }
-func (o *trace) End(k tokenizer.Kind) { fmt.Fprintf(&o.b, "%c>", k) }
+func (o *trace) End(k schema.Kind) { fmt.Fprintf(&o.b, "%c>", k) }
 
 // inferSplit reads doc in windows whose sizes cycle through sizes, and
 // returns the schema, the observer's trace and the error, as one string.

@@ -327,10 +327,3 @@ func writeKey(b *strings.Builder, k string) {
 	}
 	b.Write(jsonwire.AppendQuote(nil, k))
 }
-
-// AppendString appends s to b as a JSON string, as the schema writes its
-// keys and values.
-//
-// It is jsonwire.AppendQuote, and goes once toolresult/result.go (the one
-// caller left) calls that instead.
-func AppendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }

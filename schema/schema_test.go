@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -298,7 +298,7 @@ func TestRandom(t *testing.T) {
 // observer records what an Observer sees, to check the events.
 type observer struct{ b strings.Builder }
 
-func (o *observer) Begin(k tokenizer.Kind)           { fmt.Fprintf(&o.b, "<%c", k) }
+func (o *observer) Begin(k schema.Kind)              { fmt.Fprintf(&o.b, "<%c", k) }
 func (o *observer) Key(raw, text []byte, whole bool) { fmt.Fprintf(&o.b, " k%s=%q", raw, text) }
 func (o *observer) Piece(p []byte, last bool) {
 	o.b.Write(p)
@@ -306,7 +306,7 @@ func (o *observer) Piece(p []byte, last bool) {
 		o.b.WriteByte('|')
 	}
 }
-func (o *observer) End(k tokenizer.Kind) { fmt.Fprintf(&o.b, "%c>", k) }
+func (o *observer) End(k schema.Kind) { fmt.Fprintf(&o.b, "%c>", k) }
 
 func TestObserver(t *testing.T) {
 	doc := []byte(`{"a\u0062":[1,"x\"y",true],"n":-1.5e3}`)

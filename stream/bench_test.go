@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/jsonmask/jsonmask/compile"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // workloadRunner is a *testing.T or a *testing.B.

@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/jsonmask/jsonmask/compile"
 )
@@ -31,6 +32,27 @@ func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 		s.out = make([]byte, 0, size+size/8+512)
 	}
 	s.out = s.out[:0]
+}
+
+// streams keeps Streams between bodies, for Get and Put.
+var streams = sync.Pool{New: func() any { return new(Stream) }}
+
+// Get returns a Stream from the package's pool, Reset to mask with prog and
+// cfg through windows of size bytes. Put gives it back.
+func Get(prog *compile.Program, cfg Config, size int) *Stream {
+	s := streams.Get().(*Stream)
+	s.Reset(prog, cfg, size)
+	return s
+}
+
+// Put gives s back to the pool when it is Small, without its program; the
+// caller must not use s after. A Reader and a Writer Put their Stream
+// themselves.
+func Put(s *Stream) {
+	if s.Small() {
+		s.Reset(nil, Config{}, 0)
+		streams.Put(s)
+	}
 }
 
 // Small reports whether s is small enough to keep in a pool.
@@ -115,13 +137,13 @@ type Reader struct {
 	pend []byte // input read but not yet masked
 	rerr error  // the input's error, reported once pend is masked
 	err  error  // what Read returns once buf is drained
-	done func(*Stream)
 }
 
-// NewReader returns a Reader that masks r through s; done, if not nil, gets s
-// back when the Reader has reached the end or an error and needs it no more.
-func NewReader(s *Stream, r io.Reader, done func(*Stream)) *Reader {
-	return &Reader{s: s, r: r, done: done}
+// NewReader returns a Reader that masks r through s. The Reader takes s
+// over: once it has reached the end or an error, or is stopped, it Puts s
+// back and holds none of its memory.
+func NewReader(s *Stream, r io.Reader) *Reader {
+	return &Reader{s: s, r: r}
 }
 
 // Read reads masked output. It returns io.EOF after the masked document is
@@ -174,15 +196,14 @@ func (rd *Reader) Stop(err error) {
 	rd.release()
 }
 
-// release hands the Stream back once the Reader needs it no more: buf, which
+// release Puts the Stream back once the Reader needs it no more: buf, which
 // aliases the Stream's memory, is dropped with it.
 func (rd *Reader) release() {
-	if rd.done != nil {
+	if rd.s != nil {
 		rd.buf, rd.pos, rd.pend = nil, 0, nil
-		rd.done(rd.s)
-		rd.done = nil
+		Put(rd.s)
+		rd.s = nil
 	}
-	rd.s = nil
 }
 
 func (rd *Reader) fill() {
@@ -220,16 +241,15 @@ func (rd *Reader) finish(err error) {
 
 // Writer masks what is written to it into an io.Writer (push style).
 type Writer struct {
-	s    *Stream
-	w    io.Writer
-	err  error
-	done func(*Stream)
+	s   *Stream
+	w   io.Writer
+	err error
 }
 
-// NewWriter returns a Writer that masks into w through s; done, if not nil,
-// gets s back when the Writer is closed or failed.
-func NewWriter(s *Stream, w io.Writer, done func(*Stream)) *Writer {
-	return &Writer{s: s, w: w, done: done}
+// NewWriter returns a Writer that masks into w through s. The Writer takes
+// s over: once it is closed or has failed, it Puts s back.
+func NewWriter(s *Stream, w io.Writer) *Writer {
+	return &Writer{s: s, w: w}
 }
 
 // Write masks p. Output is held up to the window size and then written to
@@ -308,8 +328,8 @@ var ErrClosed = errors.New("use of a closed masked stream")
 
 func (wr *Writer) fail(err error) {
 	wr.err = err
-	if wr.done != nil {
-		wr.done(wr.s)
-		wr.done = nil
+	if wr.s != nil {
+		Put(wr.s)
+		wr.s = nil
 	}
 }

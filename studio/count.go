@@ -1,7 +1,6 @@
 package studio
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -46,7 +45,7 @@ func (s *Studio) countTokens(v *view, mask string, outs [][]byte) error {
 				return pathTokens(doc, "", false, targets, prefixes, s.tk, counts)
 			})
 			if err != nil {
-				err = fmt.Errorf("studio: %s: %w", sm.name, err)
+				err = &studioError{sm.name, err}
 				break
 			}
 		}

@@ -15,7 +15,6 @@ package studio
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -76,16 +75,16 @@ func New(cfg Config) (*Studio, error) {
 	}
 	tk, err := toolresult.NewTokenizer(enc)
 	if err != nil {
-		return nil, fmt.Errorf("studio: %w", err)
+		return nil, err // toolresult's: it names the encoding
 	}
 	s := &Studio{tk: tk, tokens: map[string]int64{}, tokensIn: -1, outTokens: map[string]int64{}, initial: []byte("{}")}
 	if cfg.Mask != nil {
 		m, _, err := compileMask(cfg.Mask)
 		if err != nil {
-			return nil, fmt.Errorf("studio: the mask: %w", err)
+			return nil, &studioError{"the mask", err}
 		}
 		if s.initial, err = m.MarshalJSON(); err != nil {
-			return nil, fmt.Errorf("studio: the mask: %w", err)
+			return nil, &studioError{"the mask", err}
 		}
 	}
 	probe, _, _ := compileMask([]byte("{}"))
@@ -94,7 +93,7 @@ func New(cfg Config) (*Studio, error) {
 		if _, err := probe.Append(nil, in.Data); err != nil {
 			nd, _ := probe.With(jsonmask.WithNDJSON(true))
 			if _, err2 := nd.Append(nil, in.Data); err2 != nil {
-				return nil, fmt.Errorf("studio: %s: neither JSON nor NDJSON: %w", in.Name, err)
+				return nil, &studioError{in.Name + ": neither JSON nor NDJSON", err}
 			}
 			sm.ndjson = true
 		}
@@ -177,7 +176,7 @@ func (s *Studio) paths(m *jsonmask.Mask) ([]*row, error) {
 		}
 		stats, err := ms.Paths(sm.data)
 		if err != nil {
-			return nil, fmt.Errorf("studio: %s: %w", sm.name, err)
+			return nil, &studioError{sm.name, err}
 		}
 		for _, st := range stats {
 			r := byPath[st.Path]
@@ -263,3 +262,25 @@ func treeOrder(rows []*row) []*row {
 	}
 	return out
 }
+
+// studioError is err met at where (a sample, "the mask"): "studio: where:
+// what". A *jsonmask.SyntaxError or *jsonmask.MaskError gives its Detail,
+// without the "jsonmask: " of its Error, so that a program that writes
+// "jsonmask: " before the message says it once.
+type studioError struct {
+	where string
+	err   error
+}
+
+func (e *studioError) Error() string {
+	what := e.err.Error()
+	switch err := e.err.(type) {
+	case *jsonmask.SyntaxError:
+		what = err.Detail()
+	case *jsonmask.MaskError:
+		what = err.Detail()
+	}
+	return "studio: " + e.where + ": " + what
+}
+
+func (e *studioError) Unwrap() error { return e.err }

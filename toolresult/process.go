@@ -13,6 +13,7 @@ import (
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/schema"
+	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
 // DefaultBudget is the token budget unless WithBudget says otherwise (C1).
@@ -393,8 +394,11 @@ func (s *sink) finish(instr []string) (*Result, error) {
 		case s.invalid:
 			// It starts like JSON: say that it is not, and where.
 			why := "the response starts like JSON but is not valid JSON"
-			if s.invalidErr != nil {
-				why += ": " + strings.TrimPrefix(s.invalidErr.Error(), "jsonmask: ")
+			// The schema's error wraps the tokenizer's, whose message
+			// says what and where without a prefix.
+			var te *tokenizer.Error
+			if errors.As(s.invalidErr, &te) {
+				why += ": " + te.Error()
 				if s.bom {
 					why += " (offsets after the byte-order mark)"
 				}

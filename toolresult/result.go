@@ -109,11 +109,11 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	b = append(append(b, `,"tokens":`...), tok...)
 	if r.Instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = schema.AppendString(b, r.Instructions)
+		b = jsonwire.AppendQuote(b, r.Instructions)
 	}
 	b = append(b, `,"content":`...)
 	if r.Route == Plaintext {
-		b = schema.AppendString(b, string(r.Content))
+		b = jsonwire.AppendQuote(b, string(r.Content))
 	} else {
 		b = append(b, jsonwire.Trim(r.Content)...)
 	}
@@ -133,7 +133,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	}
 	if r.Note != "" {
 		b = append(b, `,"note":`...)
-		b = schema.AppendString(b, r.Note)
+		b = jsonwire.AppendQuote(b, r.Note)
 	}
 	if len(r.Hints) > 0 {
 		h, _ := json.Marshal(r.Hints)

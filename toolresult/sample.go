@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
+	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -82,7 +83,8 @@ func (s *sampler) admit(depth int, first bool) bool {
 	return depth <= 2 && s.nodes < s.maxNodes+s.maxNodes/4 && s.bytes < s.maxBytes+s.maxBytes/4
 }
 
-func (s *sampler) Begin(k tokenizer.Kind) {
+func (s *sampler) Begin(kind schema.Kind) {
+	k := tokenizer.Kind(kind) // the same bytes
 	depth := len(s.open)
 	var n, parent *snode
 	if depth > 0 {
@@ -213,7 +215,7 @@ func (s *sampler) Piece(p []byte, last bool) {
 	}
 }
 
-func (s *sampler) End(tokenizer.Kind) {
+func (s *sampler) End(schema.Kind) {
 	s.open = s.open[:len(s.open)-1]
 }
 

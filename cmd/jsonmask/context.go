@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
-	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -29,7 +27,7 @@ exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
 func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask context")
 	var mf maskFlags
-	mf.register(fs, false)
+	mf.register(fs, maskOnly)
 	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
 	store := fs.String("store", "", "keep variables in `DIR` or at a URL: file://, s3://, gs://, azblob://, mem:// (default: $TMPDIR/jsonmask-variables)")
@@ -62,7 +60,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *store != "" {
 		st, err := toolresult.OpenStore(context.Background(), *store)
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(err))
+			fmt.Fprintln(stderr, errorLine("-store", err))
 			return 1
 		}
 		opts = append(opts, toolresult.WithStore(st))
@@ -75,7 +73,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(files) == 1 && files[0] != "-" {
 		f, err := os.Open(files[0])
 		if err != nil {
-			fmt.Fprintf(stderr, "jsonmask: %s: %s\n", files[0], message(unwrapPath(err)))
+			fmt.Fprintln(stderr, errorLine(files[0], err))
 			return 1
 		}
 		defer f.Close()
@@ -84,7 +82,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	res, err := p.Process(context.Background(), in)
 	if err != nil {
 		// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
-		fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(inName), strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: "))
+		fmt.Fprintln(stderr, redactedLine(displayName(inName), err))
 		return 1
 	}
 	if *format == "text" {

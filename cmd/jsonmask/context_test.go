@@ -20,7 +20,7 @@ func TestContext(t *testing.T) {
 		{"PassthroughText", `{"a":1,"display_instructions_for_model":"be brief"}`, []string{"-format", "text"}, 0, "", "be brief\n\n{\"a\":1}\n"},
 		{"Plaintext", "rate limited\n", []string{"-format", "text"}, 0, "", "rate limited\n"},
 		{"Variable", `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 200) + `{"id":2}]}`, []string{"-budget", "100", "-store", dir, "-name", "items"}, 0, "variable", ""},
-		{"Rejected", `{"a":1 x}`, []string{"-mask", `{"a":true}`}, 1, "", "jsonmask: stdin: invalid character after object key:value pair at offset 7 (/a)"},
+		{"Rejected", `{"a":1 x}`, []string{"-mask", `{"a":true}`}, 1, "", "jsonmask: stdin: invalid character after object key:value pair at offset 7 (/a)\n"},
 		{"BadFormat", `{}`, []string{"-format", "xml"}, 2, "", "-format must be json or text"},
 		{"BadEncoding", `{}`, []string{"-encoding", "p99"}, 2, "", "unknown encoding"},
 		{"BadBudget", `{}`, []string{"-budget", "-1"}, 2, "", "-budget must be at least 0 (0: off), got -1"},
@@ -66,6 +66,7 @@ func TestContext(t *testing.T) {
 				if !strings.Contains(stderr.String(), tc.out) {
 					t.Fatalf("stderr %q", stderr.String())
 				}
+				onePrefix(t, stderr.String())
 			}
 		})
 	}

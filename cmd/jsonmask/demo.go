@@ -35,7 +35,7 @@ func runDemo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "jsonmask demo", fmt.Errorf("demo takes no arguments, got %q", operands[0]))
 	}
 	if err := demo(stdout); err != nil {
-		fmt.Fprintln(stderr, "jsonmask:", message(err))
+		fmt.Fprintln(stderr, errorLine("", err))
 		return 1
 	}
 	return 0

@@ -30,7 +30,7 @@ exit status: 0 explained, 1 the input rejected or unreadable, 2 usage.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask explain")
 	var mf maskFlags
-	mf.register(fs, true)
+	mf.register(fs, withStreaming)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	withTokens := fs.Bool("tokens", false, "count the tokens in and out, as a model would")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer for -tokens: o200k_base or cl100k_base")
@@ -53,9 +53,9 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		return written(stderr, printExplanationJSON(stdout, x, tc))
+		return writeStatus(stderr, printExplanationJSON(stdout, x, tc))
 	}
-	return written(stderr, printExplanation(stdout, x, tc))
+	return writeStatus(stderr, printExplanation(stdout, x, tc))
 }
 
 // diagnosis is what diagnosticArgs makes of the arguments.
@@ -102,7 +102,7 @@ func readInput(name string, stdin io.Reader, mf *maskFlags) ([]byte, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, unwrapPath(err)
+			return nil, err
 		}
 		defer f.Close()
 		in = f
@@ -125,7 +125,7 @@ type tokenCounts struct {
 func countTokens(m *jsonmask.Mask, doc []byte, encoding string) (*tokenCounts, error) {
 	tk, err := toolresult.NewTokenizer(encoding)
 	if err != nil {
-		return nil, fmt.Errorf("-encoding: %s", message(err))
+		return nil, &located{"-encoding", err}
 	}
 	out, err := m.Append(nil, doc)
 	if err != nil {

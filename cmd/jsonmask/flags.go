@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/jsonmask/jsonmask"
 )
@@ -30,9 +29,16 @@ type maskFlags struct {
 	stream         bool // -ndjson and -buffer are registered
 }
 
-// register adds the mask flags to fs. withStream adds those that only
-// streaming over a whole input uses (-ndjson, -buffer).
-func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
+// The groups of mask flags that register adds to a command's flag set.
+type flagGroup int
+
+const (
+	maskOnly      flagGroup = iota // the mask and its options
+	withStreaming                  // and -ndjson and -buffer, for a command that streams a whole input
+)
+
+// register adds the mask flags of group to fs.
+func (f *maskFlags) register(fs *flag.FlagSet, group flagGroup) {
 	fs.StringVar(&f.text, "mask", "", "the mask, as JSON `text`")
 	fs.StringVar(&f.file, "mask-file", "", "read the mask from `FILE`")
 	fs.StringVar(&f.fields, "fields", "", "the mask in the text syntax, such as 'id,items(id,price),owner/name' (SPEC T1)")
@@ -45,7 +51,7 @@ func (f *maskFlags) register(fs *flag.FlagSet, withStream bool) {
 	fs.IntVar(&f.maxDepth, "max-depth", jsonmask.DefaultMaxDepth, "reject documents nested deeper than `N` (SPEC V2)")
 	fs.Int64Var(&f.maxInput, "max-input", 0, "reject an input longer than `BYTES` (0: no limit)")
 	fs.IntVar(&f.maxToken, "max-token", 0, "reject a string or number longer than `BYTES` (0: no limit)")
-	if f.stream = withStream; withStream {
+	if f.stream = group == withStreaming; f.stream {
 		fs.BoolVar(&f.ndjson, "ndjson", false, "newline-delimited JSON: mask each line on its own (SPEC S3)")
 		fs.IntVar(&f.buffer, "buffer", jsonmask.DefaultBufferSize, "read and mask `BYTES` at a time")
 	}
@@ -85,28 +91,24 @@ func (f *maskFlags) compile() (*jsonmask.Mask, error) {
 	}
 	var src []byte
 	switch {
-	case btoi(f.text != "")+btoi(f.file != "")+btoi(f.fields != "") > 1:
+	case countGiven(f.text, f.file, f.fields) > 1:
 		return nil, errors.New("give one of -mask, -mask-file and -fields")
 	case f.fields != "":
 		m, err := jsonmask.CompileFields(f.fields, opts...)
 		if err != nil {
-			return nil, errors.New("-fields: " + message(err))
+			return nil, err // it names the fields mask
 		}
 		return m, nil
 	case f.text != "":
 		src = []byte(f.text)
 	case f.file != "":
 		if src, err = os.ReadFile(f.file); err != nil {
-			return nil, fmt.Errorf("-mask-file: %w", unwrapPath(err))
+			return nil, &located{"-mask-file", err}
 		}
 	default:
 		return nil, errors.New("a mask is required: -mask JSON, -mask-file FILE or -fields TEXT")
 	}
-	m, err := jsonmask.Compile(src, opts...)
-	if err != nil {
-		return nil, errors.New(message(err))
-	}
-	return m, nil
+	return jsonmask.Compile(src, opts...)
 }
 
 // given reports whether a mask flag was given.
@@ -121,17 +123,21 @@ func (f *maskFlags) printMask(stdout, stderr io.Writer, cmd string, m *jsonmask.
 	}
 	b, err := m.MarshalJSON()
 	if err != nil {
-		return usageError(stderr, cmd, errors.New("-print-mask: "+message(err))), true
+		return usageError(stderr, cmd, err), true // it says that the mask has no JSON form
 	}
 	fmt.Fprintf(stdout, "%s\n", b)
 	return 0, true
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// countGiven returns how many of the flags' values are not empty.
+func countGiven(values ...string) int {
+	n := 0
+	for _, v := range values {
+		if v != "" {
+			n++
+		}
 	}
-	return 0
+	return n
 }
 
 // parseArgs parses flags wherever they stand among the operands (SPEC L1):
@@ -180,25 +186,24 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // usageError reports a usage error on one line and says where help is, and
-// returns the exit status for it (SPEC L3). The "jsonmask: " of a library
-// error is said once.
+// returns the exit status for it (SPEC L3), "jsonmask: " said once (errorLine).
 func usageError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s\nrun '%s -h' for usage\n", message(err), cmd)
+	fmt.Fprintf(stderr, "%s\nrun '%s -h' for usage\n", errorLine("", err), cmd)
 	return 2
 }
 
 // inputFailed reports an input that could not be read or was rejected, and
 // returns the exit status for it (SPEC L3).
 func inputFailed(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "jsonmask: %s: %s\n", displayName(name), message(err))
+	fmt.Fprintln(stderr, errorLine(displayName(name), err))
 	return 1
 }
 
-// written reports err, an error in writing the output, if there is one, and
-// returns the exit status.
-func written(stderr io.Writer, err error) int {
+// writeStatus reports err, an error in writing the output, if there is
+// one, and returns the exit status.
+func writeStatus(stderr io.Writer, err error) int {
 	if err != nil {
-		fmt.Fprintln(stderr, "jsonmask: write:", message(err))
+		fmt.Fprintln(stderr, errorLine("write", err))
 		return 1
 	}
 	return 0
@@ -211,22 +216,6 @@ func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintln(w, "\nflags:")
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
-}
-
-// message is err's text without the "jsonmask: " that the library's own
-// errors begin with, for a line that already says it.
-func message(err error) string {
-	return strings.TrimPrefix(err.Error(), "jsonmask: ")
-}
-
-// unwrapPath drops the operation and path of an *os.PathError, which the
-// caller's message already names: "nope.json: no such file or directory".
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // displayName is how messages name an input.

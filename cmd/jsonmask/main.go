@@ -90,7 +90,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		unbuffered = fs.Bool("unbuffered", false, "write each document, or NDJSON line, as soon as it is masked")
 		version    = fs.Bool("version", false, "print the version and exit")
 	)
-	mf.register(fs, true)
+	mf.register(fs, withStreaming)
 	files, status, done := parseCommand(fs, args, usage, stdout, stderr)
 	switch {
 	case done:
@@ -129,7 +129,7 @@ func runMask(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.err = err
 	}
 	if out.err != nil {
-		return written(stderr, unwrapPath(out.err))
+		return writeStatus(stderr, out.err)
 	}
 	return status
 }
@@ -144,7 +144,7 @@ func maskInput(m *jsonmask.Mask, out *docWriter, name string, stdin io.Reader) e
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return unwrapPath(err)
+			return err
 		}
 		defer f.Close()
 		in = f

@@ -110,6 +110,7 @@ func runCases(t *testing.T, cases []cliCase) {
 			if c.wantErr == "" && stderr.Len() > 0 || !strings.Contains(stderr.String(), c.wantErr) {
 				t.Errorf("stderr %q, want it to hold %q", stderr.String(), c.wantErr)
 			}
+			onePrefix(t, stderr.String())
 			if strings.Contains(out+stderr.String(), "CANARY") {
 				t.Errorf("a dropped value got out: stdout %q, stderr %q", out, stderr.String())
 			}

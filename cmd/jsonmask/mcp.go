@@ -63,7 +63,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := mcpproxy.DefaultConfig()
 	if *config != "" {
 		if cfg, err = mcpproxy.LoadConfig(*config); err != nil {
-			return usageError(stderr, "jsonmask mcp", fmt.Errorf("-config %s: %s", *config, message(unwrapPath(err))))
+			return usageError(stderr, "jsonmask mcp", &located{"-config " + *config, err})
 		}
 	}
 	p, err := mcpproxy.New(cfg, mcpproxy.WithGrace(*grace), mcpproxy.WithLog(stderr))
@@ -86,7 +86,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	status, err := p.Run(ctx, cmd, stdin, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: mcp: %s: %s\n", server[0], message(unwrapPath(err)))
+		fmt.Fprintln(stderr, errorLine("mcp: "+server[0], err))
 		return 1
 	}
 	return status

@@ -64,6 +64,7 @@ func TestMCP(t *testing.T) {
 			if status != tc.status || !strings.HasPrefix(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
 				t.Fatalf("status %d, stdout %q, stderr %q", status, stdout.String(), stderr.String())
 			}
+			onePrefix(t, stderr.String())
 			if tc.name == "Relays" && stdout.String() != messages {
 				t.Fatalf("stdout %q", stdout.String())
 			}

@@ -30,7 +30,7 @@ exit status: 0 listed, 1 the input rejected, unreadable or not JSON, 2 usage.
 func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("jsonmask paths")
 	var mf maskFlags
-	mf.register(fs, true)
+	mf.register(fs, withStreaming)
 	asJSON := fs.Bool("json", false, "print the table as JSON, one array of rows")
 	asHTML := fs.Bool("html", false, "write a static HTML page: the treemap of the bytes and the table")
 	d := diagnosticArgs(fs, &mf, args, "jsonmask paths", pathsUsage, stdout, stderr, true)
@@ -50,11 +50,11 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case *asJSON:
-		return written(stderr, printPathsJSON(stdout, rows, d.given))
+		return writeStatus(stderr, printPathsJSON(stdout, rows, d.given))
 	case *asHTML:
-		return written(stderr, studio.WriteHTML(stdout, displayName(d.name), rows, d.given))
+		return writeStatus(stderr, studio.WriteHTML(stdout, displayName(d.name), rows, d.given))
 	}
-	return written(stderr, printPaths(stdout, rows, d.given))
+	return writeStatus(stderr, printPaths(stdout, rows, d.given))
 }
 
 // printPaths writes rows as a table for people: numbers right-aligned, the

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -46,17 +45,17 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st, err := toolresult.OpenStore(context.Background(), *store)
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: -store: %s\n", message(err))
+		fmt.Fprintln(stderr, errorLine("-store", err))
 		return 1
 	}
 	p, err := toolresult.New(toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithStore(st),
 		toolresult.WithQueryLimits(toolresult.QueryLimits{Time: *limit}))
 	if err != nil {
-		return usageError(stderr, "jsonmask query", errors.New(message(err)))
+		return usageError(stderr, "jsonmask query", err)
 	}
 	res, err := p.Query(context.Background(), toolresult.Query{Name: operands[0], Program: operands[1], Pointer: *pointer})
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: %s\n", message(err))
+		fmt.Fprintln(stderr, errorLine("", err))
 		return 1
 	}
 	if *format == "text" {

@@ -21,7 +21,9 @@ func TestQuery(t *testing.T) {
 	var ctxRes struct {
 		Variable struct{ Name string }
 	}
-	json.Unmarshal(stdout.Bytes(), &ctxRes)
+	if err := json.Unmarshal(stdout.Bytes(), &ctxRes); err != nil {
+		t.Fatalf("context's output: %v\n%s", err, stdout.String())
+	}
 	name := ctxRes.Variable.Name
 	if name == "" {
 		t.Fatalf("no variable: %s", stdout.String())
@@ -63,6 +65,7 @@ func TestQuery(t *testing.T) {
 				if !strings.Contains(stderr.String(), tc.out) || strings.Contains(stderr.String(), "HUSH") {
 					t.Fatalf("stderr %q", stderr.String())
 				}
+				onePrefix(t, stderr.String())
 			}
 		})
 	}
@@ -80,7 +83,9 @@ func TestQueryS3(t *testing.T) {
 	var res struct {
 		Variable struct{ Name, Path string }
 	}
-	json.Unmarshal(stdout.Bytes(), &res)
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("context's output: %v\n%s", err, stdout.String())
+	}
 	if res.Variable.Path != "s3://vars/"+res.Variable.Name+".json" {
 		t.Fatalf("variable %+v", res.Variable)
 	}

@@ -59,11 +59,11 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, cmd, err)
 	}
 	if _, err := toolresult.NewTokenizer(*encoding); err != nil {
-		return usageError(stderr, cmd, fmt.Errorf("-encoding: %s", message(err)))
+		return usageError(stderr, cmd, &located{"-encoding", err})
 	}
 	ln, err := studio.Listen(*listen)
 	if err != nil {
-		return usageError(stderr, cmd, errors.New("-listen: "+message(err)))
+		return usageError(stderr, cmd, &located{"-listen", err})
 	}
 	defer ln.Close()
 	cfg := studio.Config{Mask: mask, Encoding: *encoding}
@@ -76,7 +76,7 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	s, err := studio.New(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "jsonmask: %s\n", message(err))
+		fmt.Fprintln(stderr, errorLine("", err))
 		return 1
 	}
 	srv := &http.Server{Handler: s.Handler(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
@@ -90,7 +90,7 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		srv.Shutdown(shut)
 		return 0
 	case err := <-served:
-		fmt.Fprintf(stderr, "jsonmask: studio: %s\n", message(err))
+		fmt.Fprintln(stderr, errorLine("studio", err))
 		return 1
 	}
 }
@@ -100,12 +100,12 @@ func serveStudio(ctx context.Context, args []string, stdin io.Reader, stdout, st
 func studioMask(text, file, fields string) ([]byte, error) {
 	var src []byte
 	switch {
-	case btoi(text != "")+btoi(file != "")+btoi(fields != "") > 1:
+	case countGiven(text, file, fields) > 1:
 		return nil, errors.New("give one of -mask, -mask-file and -fields")
 	case fields != "":
 		m, err := jsonmask.CompileFields(fields)
 		if err != nil {
-			return nil, errors.New("-fields: " + message(err))
+			return nil, err // it names the fields mask
 		}
 		return m.MarshalJSON()
 	case text != "":
@@ -113,13 +113,13 @@ func studioMask(text, file, fields string) ([]byte, error) {
 	case file != "":
 		var err error
 		if src, err = os.ReadFile(file); err != nil {
-			return nil, fmt.Errorf("-mask-file: %w", unwrapPath(err))
+			return nil, &located{"-mask-file", err}
 		}
 	default:
 		return nil, nil
 	}
 	if _, err := jsonmask.Compile(src, jsonmask.WithWildcards(true)); err != nil {
-		return nil, errors.New(message(err))
+		return nil, err
 	}
 	return src, nil
 }

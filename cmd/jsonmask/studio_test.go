@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestStudioCommand starts jsonmask studio on a corpus response, asks its
@@ -110,8 +110,8 @@ func TestStudioUsage(t *testing.T) {
 		{"another host", []string{"-listen", "192.0.2.1:0", good}, 2, "not a loopback address"},
 		{"two masks", []string{"-mask", `{}`, "-fields", "a", good}, 2, "give one of"},
 		{"bad mask", []string{"-mask", `{"a":false}`, good}, 2, "must be true or an object"},
-		{"bad fields", []string{"-fields", "a(", good}, 2, "-fields"},
-		{"bad encoding", []string{"-encoding", "nope", good}, 2, "-encoding"},
+		{"bad fields", []string{"-fields", "a(", good}, 2, "jsonmask: invalid fields mask: "},
+		{"bad encoding", []string{"-encoding", "nope", good}, 2, "jsonmask: unknown encoding \"nope\""},
 		{"not JSON", []string{bad}, 1, "bad.json"},
 		{"missing", []string{filepath.Join(dir, "nope.json")}, 1, "no such file"},
 		{"help", []string{"-h"}, 0, ""},
@@ -124,6 +124,7 @@ func TestStudioUsage(t *testing.T) {
 			if st != c.status || !strings.Contains(stderr.String(), c.stderr) {
 				t.Errorf("status %d, stderr %q; want %d and %q", st, stderr.String(), c.status, c.stderr)
 			}
+			onePrefix(t, stderr.String())
 		})
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/codingtest"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // BenchmarkCaddy: requests through one real Caddy to a real upstream,

@@ -3,10 +3,10 @@ package jsonmaskcaddy
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
@@ -124,7 +124,7 @@ func unmarshalRoute(d *caddyfile.Dispenser, rt *Route, before []Route) error {
 		probe = append(probe, gateway.Route{Pattern: b.Match, Mask: anyMask})
 	}
 	if _, err := gateway.NewRoutes(probe); err != nil {
-		return d.Errf("route %q: %s", rt.Match, trimPrefix(err))
+		return d.Errf("route %q: %s", rt.Match, what(routeFault(err)))
 	}
 	seen := map[string]bool{}
 	for nesting := d.Nesting(); d.NextBlock(nesting); {
@@ -184,7 +184,7 @@ func unmarshalMask(d *caddyfile.Dispenser, c *MaskConfig, seen map[string]bool) 
 			c.Fields = v
 		}
 		if err != nil {
-			return d.Errf("%s: %s", key, trimPrefix(err))
+			return d.Errf("%s: %s", key, what(err))
 		}
 		return nil
 	case "statuses":
@@ -276,10 +276,28 @@ func once(d *caddyfile.Dispenser, seen map[string]bool) error {
 	return nil
 }
 
-// trimPrefix is err's message without its "jsonmask: " (and the
-// gateway's "gateway: "): Caddy's messages name the module.
-func trimPrefix(err error) string {
-	return strings.TrimPrefix(strings.TrimPrefix(err.Error(), "jsonmask: "), "gateway: ")
+// what is err's message for a line that Caddy begins with the module's
+// name, chosen by err's own type: the library's *MaskError and
+// *SyntaxError give their Detail, without the "jsonmask: " that their
+// Error puts first; any other error is said whole.
+func what(err error) string {
+	switch e := err.(type) {
+	case *jsonmask.MaskError:
+		return e.Detail()
+	case *jsonmask.SyntaxError:
+		return e.Detail()
+	}
+	return err.Error()
+}
+
+// routeFault is the fault that gateway.NewRoutes's error wraps (it says
+// "jsonmask: gateway: " and the fault, which names the route), for a
+// message that names the module already; err itself if it wraps none.
+func routeFault(err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
 }
 
 var _ caddyfile.Unmarshaler = (*Handler)(nil)

@@ -17,7 +17,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // itemsBody is an upstream's body, long enough that Caddy's encode

@@ -119,7 +119,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	rs, err := gateway.NewRoutes(routes, gateway.CaseSensitivePaths(h.CaseSensitivePaths))
 	if err != nil {
-		return configError("", err)
+		return configError("", routeFault(err))
 	}
 	var lim gateway.Limits
 	if l := h.Limits; l != nil {
@@ -169,7 +169,7 @@ func (h *Handler) observe(rep gateway.Report) {
 
 // configError is a fault of the config: "<where>: <what>". Caddy's own
 // message names the module ("provision http.handlers.jsonmask: ..."), so
-// the "jsonmask: " of a compile error is left out.
+// a compile error is said by what, without its "jsonmask: ".
 func configError(where string, err error) error {
 	return &provisionError{where: where, err: err}
 }
@@ -180,11 +180,10 @@ type provisionError struct {
 }
 
 func (e *provisionError) Error() string {
-	what := trimPrefix(e.err)
 	if e.where == "" {
-		return what
+		return what(e.err)
 	}
-	return e.where + ": " + what
+	return e.where + ": " + what(e.err)
 }
 
 func (e *provisionError) Unwrap() error { return e.err }

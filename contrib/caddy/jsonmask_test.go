@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
-	"github.com/jsonmask/jsonmask/internal/codingtest"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // upstream is a real HTTP server that the tests' Caddy proxies to.

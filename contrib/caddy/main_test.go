@@ -18,7 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"go.uber.org/goleak"
 
-	"github.com/jsonmask/jsonmask/internal/codingtest"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 )

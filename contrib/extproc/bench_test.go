@@ -11,9 +11,9 @@ import (
 	procmode "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/ext_proc/v3"
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/gateway"
-	"github.com/jsonmask/jsonmask/internal/codingtest"
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/gateway/codingtest"
 )
 
 // BenchmarkChunks measures body chunks per second through the server, in

@@ -39,7 +39,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -224,12 +223,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, reloads <
 }
 
 func usageError(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "jsonmask-extproc: %s\nrun 'jsonmask-extproc -h' for usage\n", message(err))
+	fmt.Fprintf(stderr, "%s\nrun 'jsonmask-extproc -h' for usage\n", said(err))
 	return 2
 }
 
-// message is err's text without the "jsonmask: " that the command's own
-// prefix replaces.
-func message(err error) string {
-	return strings.TrimPrefix(err.Error(), "jsonmask: ")
+// said is the line for err, chosen by its own type: a *config.Error
+// begins with "jsonmask: config FILE: " and says where in the config, so
+// it is said whole; the command's own errors, the flag package's and the
+// OS's begin with "jsonmask-extproc: ". No message is cut apart.
+func said(err error) string {
+	if _, ok := err.(*config.Error); ok {
+		return err.Error()
+	}
+	return "jsonmask-extproc: " + err.Error()
 }

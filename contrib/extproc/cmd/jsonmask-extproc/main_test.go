@@ -228,6 +228,12 @@ func TestConfigErrors(t *testing.T) {
 			if code != 2 || !strings.Contains(stderr.String(), c.want) || strings.Count(stderr.String(), "\n") != 2 {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), c.want)
 			}
+			// One name at the start of the line, said once.
+			line, _, _ := strings.Cut(stderr.String(), "\n")
+			if n := strings.Count(line, "jsonmask: ") + strings.Count(line, "jsonmask-extproc: "); n != 1 ||
+				!strings.HasPrefix(line, "jsonmask: ") && !strings.HasPrefix(line, "jsonmask-extproc: ") {
+				t.Errorf("line %q names the program %d times, want once at its start", line, n)
+			}
 		})
 	}
 	var stdout, stderr strings.Builder

@@ -1,7 +1,10 @@
 // Package corpus reads the repository's corpus of real API responses and
 // its workloads (bench/testdata/workloads.json: a document, a mask and
 // options each), which the tests and benchmarks of the library, the
-// gateway and the contrib modules run on. It is for tests only.
+// gateway and the contrib modules run on. It is for tests only, and public
+// (not internal/) because the contrib modules, modules of their own, use it
+// as any other module would; outside a checkout of this repository it
+// finds no corpus, and every function fails the test.
 //
 // It finds bench/testdata above the working directory, which go test sets
 // to the package's directory, so that a test reads the copy in the

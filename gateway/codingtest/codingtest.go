@@ -1,8 +1,10 @@
 // Package codingtest codes and decodes bodies with the Content-Encodings
-// that the gateway serves (SPEC G3), as an upstream and a client would: the
-// helpers that the tests of gateway and of the plug-ins built on it
-// (contrib/caddy, contrib/extproc) share, so that they code alike and look
-// for a canary alike. It is for tests only.
+// that the gateway serves (SPEC G3), as an upstream and a client would, for
+// the tests of programs that embed the gateway: the gateway's own, and those
+// of the plug-ins built on it (contrib/caddy, contrib/extproc, which are
+// modules of their own and import it as any user would), so that they code
+// alike and look for a canary alike. Like net/http/httptest, it is for
+// tests: its functions take a testing.TB and fail the test on an error.
 //
 // Codings are named as in a Content-Encoding header, without case:
 // identity (or ""), gzip, x-gzip, deflate (zlib) and zstd. The zstd coders
