@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -161,7 +160,7 @@ func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
 		for _, sp := range d.spans[:n] {
 			key := str[sp.KeyStart+1 : sp.KeyEnd-1]
 			if sp.Escaped {
-				d.esc = appendUnescapedJSON(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1])
+				d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1], tokenizer.Replace)
 				key = string(d.esc)
 			}
 			d.keys = append(d.keys, key)
@@ -204,7 +203,7 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case '"':
 		s := str[a+1 : b-1]
 		if strings.IndexByte(s, '\\') >= 0 {
-			d.esc = appendUnescapedJSON(d.esc[:0], doc[a+1:b-1])
+			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
 			s = string(d.esc)
 		}
 		return s
@@ -250,66 +249,8 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 	if !t.Escaped {
 		return str[t.Start+1 : t.End-1]
 	}
-	d.esc = appendUnescapedJSON(d.esc[:0], doc[t.Start+1:t.End-1])
+	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[t.Start+1:t.End-1], tokenizer.Replace)
 	return string(d.esc)
-}
-
-// appendUnescapedJSON appends the bytes that the validated string body b
-// stands for, as encoding/json decodes them: a surrogate pair is one code
-// point, a lone surrogate is U+FFFD.
-func appendUnescapedJSON(dst, b []byte) []byte {
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c != '\\' {
-			j := i + 1
-			for j < len(b) && b[j] != '\\' {
-				j++
-			}
-			dst = append(dst, b[i:j]...)
-			i = j
-			continue
-		}
-		e := b[i+1]
-		if e != 'u' {
-			dst = append(dst, unescaped[e])
-			i += 2
-			continue
-		}
-		r := hex4rune(b[i+2 : i+6])
-		i += 6
-		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-			if lo := hex4rune(b[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
-				dst = utf8.AppendRune(dst, 0x10000+(r-0xD800)<<10+(lo-0xDC00))
-				i += 6
-				continue
-			}
-		}
-		if r >= 0xD800 && r < 0xE000 {
-			r = utf8.RuneError
-		}
-		dst = utf8.AppendRune(dst, r)
-	}
-	return dst
-}
-
-// unescaped maps the byte after a backslash to the byte it stands for.
-var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// hex4rune reads four validated hex digits.
-func hex4rune(h []byte) rune {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c <= '9':
-			c -= '0'
-		case c >= 'a':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
 }
 
 // number converts a validated number literal as gojq does: an int when it
