@@ -33,6 +33,7 @@ func decodeValue(doc []byte, maxDepth int) (any, error) {
 		d = new(decoder)
 	}
 	v, err := d.decode(doc, maxDepth)
+	d.slab, d.slabSize = nil, 0
 	// After an error, values and keys may be left: they must not stay alive.
 	clear(d.vals[:cap(d.vals)])
 	clear(d.keys[:cap(d.keys)])
@@ -52,7 +53,12 @@ type decoder struct {
 	vals   []any    // the values read in open containers, in order
 	keys   []string // the keys read in open objects, in order
 	esc    []byte   // scratch for unescaping
-	spans  [32]tokenizer.MemberSpan
+	// What is left of the slab arrays are cut from (array), and the size
+	// of the next one: both reset at each decode, so that no slab is kept
+	// alive by the pool.
+	slab     []any
+	slabSize int
+	spans    [32]tokenizer.MemberSpan
 }
 
 // frame is an open container: where its values and keys begin on the stacks.
@@ -236,12 +242,34 @@ func (d *decoder) endObject() any {
 func (d *decoder) endArray() any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
-	a := make([]any, len(d.vals)-f.vals)
+	a := d.array(len(d.vals) - f.vals)
 	copy(a, d.vals[f.vals:])
 	clear(d.vals[f.vals:])
 	d.vals = d.vals[:f.vals]
 	return a
 }
+
+// array returns a slice of n values for an array: a part of the slab,
+// where arrays are made together, a few allocations for many arrays. Each
+// has its capacity cut to its length, so that an append copies it.
+func (d *decoder) array(n int) []any {
+	if n == 0 {
+		return []any{} // not nil: gojq's [] (no allocation)
+	}
+	if n > len(d.slab) {
+		if n > maxSlab/4 {
+			return make([]any, n)
+		}
+		d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
+		d.slab = make([]any, max(d.slabSize, n))
+	}
+	a := d.slab[:n:n]
+	d.slab = d.slab[n:]
+	return a
+}
+
+// maxSlab is the most values in one slab (16 bytes each).
+const maxSlab = 4096
 
 // str returns the string token t: a slice of str when it has no escapes,
 // else a new string with them decoded.
@@ -257,35 +285,39 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 // is an integer that fits, a float64 when it has a fraction or exponent,
 // else a *big.Int; ±Inf past float64's range.
 func number(s string) any {
-	integer := true
-	for k := 0; k < len(s); k++ {
-		if c := s[k]; c == '.' || c == 'e' || c == 'E' {
-			integer = false
-			break
+	if len(s) <= 18 { // up to 18 digits always fit in an int64
+		k, neg := 0, s[0] == '-'
+		if neg {
+			k = 1
 		}
+		n := 0
+		for ; k < len(s); k++ {
+			c := s[k] - '0'
+			if c > 9 {
+				return float(s) // '.', 'e' or 'E'
+			}
+			n = n*10 + int(c)
+		}
+		if neg {
+			n = -n
+		}
+		return n
 	}
-	if integer {
-		// Up to 18 digits always fit in an int64.
-		if len(s) <= 18 {
-			n, neg := 0, s[0] == '-'
-			k := 0
-			if neg {
-				k = 1
-			}
-			for ; k < len(s); k++ {
-				n = n*10 + int(s[k]-'0')
-			}
-			if neg {
-				n = -n
-			}
-			return n
-		}
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
-			return int(n)
-		}
-		if b, ok := new(big.Int).SetString(s, 10); ok {
-			return b
-		}
+	if strings.ContainsAny(s, ".eE") {
+		return float(s)
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
+		return int(n)
+	}
+	b, _ := new(big.Int).SetString(s, 10)
+	return b
+}
+
+// float converts a validated number literal with a fraction or an
+// exponent: ±Inf past float64's range.
+func float(s string) any {
+	if f, ok := parseFloat(s); ok {
+		return f
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return f

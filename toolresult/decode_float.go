@@ -1,0 +1,183 @@
+package toolresult
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"sync"
+)
+
+// parseFloat returns the float64 nearest the validated JSON number s (one
+// with a fraction or an exponent), correctly rounded, and false where it
+// cannot be sure; strconv.ParseFloat then decides. It reads the digits
+// once, straight from the document, into a 64-bit mantissa (19 digits at
+// most) and a power of ten, and then either multiplies exactly (Clinger's
+// fast path: the mantissa and the power both exact in a float64) or uses
+// Eisel and Lemire's 128-bit product (Lemire, "Number Parsing at a
+// Gigabyte per Second", 2021), which rounds correctly or says it cannot.
+// FuzzParseFloat checks it against strconv.ParseFloat.
+func parseFloat(s string) (float64, bool) {
+	i, neg := 0, s[0] == '-'
+	if neg {
+		i = 1
+	}
+	var man uint64
+	nd, exp := 0, 0 // the digits in man; the power of ten man is scaled by
+	for ; i < len(s) && s[i]-'0' <= 9; i++ {
+		if nd == 19 {
+			return 0, false
+		}
+		if man = man*10 + uint64(s[i]-'0'); man != 0 {
+			nd++
+		}
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i]-'0' <= 9; i++ {
+			if nd == 19 {
+				return 0, false
+			}
+			if man = man*10 + uint64(s[i]-'0'); man != 0 {
+				nd++
+			}
+			exp--
+		}
+	}
+	if i < len(s) { // 'e' or 'E', a sign, digits
+		i++
+		eneg := s[i] == '-'
+		if s[i] == '-' || s[i] == '+' {
+			i++
+		}
+		e := 0
+		for ; i < len(s); i++ {
+			if e < 1<<20 { // past it, the number is 0 or Inf: the table says no
+				e = e*10 + int(s[i]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if man == 0 {
+		if neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	}
+	if man <= 1<<53 && exp >= -22 && exp <= 22 {
+		f := float64(man) // exact, and so is the power: one rounding
+		if exp >= 0 {
+			f *= exactPow10[exp]
+		} else {
+			f /= exactPow10[-exp]
+		}
+		if neg {
+			f = -f
+		}
+		return f, true
+	}
+	return eiselLemire(man, exp, neg)
+}
+
+// exactPow10 are the powers of ten that a float64 holds exactly.
+var exactPow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// eiselLemire returns man·10^q rounded to the nearest float64 (ties to
+// even), or false where the 128-bit product cannot decide the rounding,
+// or where q is past the table, or the result is subnormal or infinite.
+// man is not 0.
+func eiselLemire(man uint64, q int, neg bool) (float64, bool) {
+	if q < minPow10 || q > maxPow10 {
+		return 0, false
+	}
+	p := &pow10Table()[q-minPow10]
+	// w·P, P = 10^q's 128-bit mantissa, w = man shifted to its top bit.
+	lz := bits.LeadingZeros64(man)
+	w := man << lz
+	hi, lo := bits.Mul64(w, p.hi)
+	if hi&0x1FF == 0x1FF && lo+w < lo {
+		// The bits below the result's are all ones: w times P's low half
+		// may carry into them.
+		hi2, lo2 := bits.Mul64(w, p.lo)
+		var c uint64
+		lo, c = bits.Add64(lo, hi2, 0)
+		hi += c
+		if hi&0x1FF == 0x1FF && lo == math.MaxUint64 && lo2+w < lo2 {
+			return 0, false // still undecided
+		}
+	}
+	// hi holds 63 or 64 bits: keep 54 (53 and one to round with).
+	top := int(hi >> 63)
+	m := hi >> (top + 9)
+	if lo == 0 && hi&0x1FF == 0 && m&3 == 1 {
+		return 0, false // looks like a tie, and P is rounded down: undecided
+	}
+	m += m & 1
+	m >>= 1
+	// w·P·2^(e2-127-lz) = hi·2^(e2+1-lz) = m·2^(e2+11+top-lz), so the
+	// binary exponent of the result is e2+63+top-lz.
+	e := p.e2 + 63 + top - lz + 1023
+	if m == 1<<53 { // rounded up past 53 bits
+		m >>= 1
+		e++
+	}
+	if e < 1 || e > 2046 {
+		return 0, false
+	}
+	b := uint64(e)<<52 | m&(1<<52-1)
+	if neg {
+		b |= 1 << 63
+	}
+	return math.Float64frombits(b), true
+}
+
+// The powers of ten in the table: the exponents of the numbers documents
+// hold. Past them, strconv.ParseFloat.
+const (
+	minPow10 = -128
+	maxPow10 = 128
+)
+
+// pow128 is a power of ten 10^q as P·2^(e2-127): P = hi·2^64+lo, the
+// first 128 bits of 10^q (top bit set), rounded down; e2 = ⌊log2 10^q⌋.
+type pow128 struct {
+	hi, lo uint64
+	e2     int
+}
+
+// pow10Table computes the table once, exactly, with math/big.
+var pow10Table = sync.OnceValue(func() []pow128 {
+	t := make([]pow128, maxPow10-minPow10+1)
+	ten := big.NewInt(10)
+	for q := minPow10; q <= maxPow10; q++ {
+		x := new(big.Int).Exp(ten, big.NewInt(int64(abs(q))), nil)
+		n := x.BitLen()
+		var P *big.Int
+		var e2 int
+		if q >= 0 {
+			e2 = n - 1
+			if n <= 128 {
+				P = x.Lsh(x, uint(128-n))
+			} else {
+				P = x.Rsh(x, uint(n-128))
+			}
+		} else {
+			// 10^-|q| = 2^(127+n)/10^|q| · 2^(-n-127), and 10^|q| is not a
+			// power of two, so ⌊log2 10^q⌋ = -n.
+			e2 = -n
+			P = new(big.Int).Lsh(big.NewInt(1), uint(127+n))
+			P.Quo(P, x)
+		}
+		lo := new(big.Int).And(P, new(big.Int).SetUint64(math.MaxUint64))
+		t[q-minPow10] = pow128{hi: new(big.Int).Rsh(P, 64).Uint64(), lo: lo.Uint64(), e2: e2}
+	}
+	return t
+})
+
+func abs(q int) int {
+	if q < 0 {
+		return -q
+	}
+	return q
+}
