@@ -117,7 +117,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			if err := d.sc.End(len(doc)); err != nil {
 				return nil, err
 			}
-			return number(str[t.Start:]), nil
+			return number(doc, t.Start, len(doc)), nil
 		}
 		var v any
 		switch t.Kind {
@@ -141,7 +141,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			}
 			v = s
 		case tokenizer.Number:
-			v = number(str[t.Start:t.End])
+			v = number(doc, t.Start, t.End)
 		case tokenizer.True:
 			v = true
 		case tokenizer.False:
@@ -220,7 +220,7 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case 'n':
 		return nil
 	}
-	return number(str[a:b])
+	return number(doc, a, b)
 }
 
 // endObject closes the innermost object: its members are the keys and
@@ -281,49 +281,38 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 	return string(d.esc)
 }
 
-// number converts a validated number literal as gojq does: an int when it
-// is an integer that fits, a float64 when it has a fraction or exponent,
-// else a *big.Int; ±Inf past float64's range.
-func number(s string) any {
-	if len(s) <= 18 { // up to 18 digits always fit in an int64
-		k, neg := 0, s[0] == '-'
+// number converts the validated number literal doc[a:end] as gojq does: an
+// int when it is an integer that fits, a float64 when it has a fraction or
+// exponent, else a *big.Int; ±Inf past float64's range. It reads the
+// integer part's digits once, for the int and for the float alike.
+func number(doc []byte, a, end int) any {
+	i, neg := a, doc[a] == '-'
+	if neg {
+		i++
+	}
+	man, j := readDigits(doc, i, end, 0)
+	if j < end { // '.', 'e' or 'E'
+		if f, ok := parseFloat(doc, end, man, i, j, neg); ok {
+			return f
+		}
+		if f, err := strconv.ParseFloat(string(doc[a:end]), 64); err == nil {
+			return f
+		}
 		if neg {
-			k = 1
+			return math.Inf(-1)
 		}
-		n := 0
-		for ; k < len(s); k++ {
-			c := s[k] - '0'
-			if c > 9 {
-				return float(s) // '.', 'e' or 'E'
-			}
-			n = n*10 + int(c)
-		}
+		return math.Inf(1)
+	}
+	if j-i <= 18 { // up to 18 digits always fit in an int64
+		n := int(man)
 		if neg {
 			n = -n
 		}
 		return n
 	}
-	if strings.ContainsAny(s, ".eE") {
-		return float(s)
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
+	if n, err := strconv.ParseInt(string(doc[a:end]), 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
 		return int(n)
 	}
-	b, _ := new(big.Int).SetString(s, 10)
-	return b
-}
-
-// float converts a validated number literal with a fraction or an
-// exponent: ±Inf past float64's range.
-func float(s string) any {
-	if f, ok := parseFloat(s); ok {
-		return f
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
-	}
-	if s[0] == '-' {
-		return math.Inf(-1)
-	}
-	return math.Inf(1)
+	n, _ := new(big.Int).SetString(string(doc[a:end]), 10)
+	return n
 }

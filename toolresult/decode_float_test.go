@@ -2,6 +2,7 @@ package toolresult
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"testing"
 
@@ -9,11 +10,52 @@ import (
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
+// parseFloatString reads the integer part of s as number does, and hands
+// the rest to parseFloat.
+func parseFloatString(s string) (float64, bool) {
+	b := []byte(s)
+	i, neg := 0, b[0] == '-'
+	if neg {
+		i = 1
+	}
+	man, j := readDigits(b, i, len(b), 0)
+	if j == len(b) {
+		return 0, false // an integer: not parseFloat's
+	}
+	return parseFloat(b, len(b), man, i, j, neg)
+}
+
+// TestPow10Table computes the table again, exactly, with math/big.
+func TestPow10Table(t *testing.T) {
+	ten := big.NewInt(10)
+	for q := minPow10; q <= maxPow10; q++ {
+		x := new(big.Int).Exp(ten, big.NewInt(int64(max(q, -q))), nil)
+		n := x.BitLen()
+		var p *big.Int
+		var e2 int
+		switch {
+		case q >= 0 && n <= 128:
+			p, e2 = x.Lsh(x, uint(128-n)), n-1
+		case q >= 0:
+			p, e2 = x.Rsh(x, uint(n-128)), n-1
+		default:
+			// 10^-|q| = 2^(127+n)/10^|q| · 2^(-n-127); 10^|q| is not a
+			// power of two, so ⌊log2 10^q⌋ = -n.
+			p = new(big.Int).Lsh(big.NewInt(1), uint(127+n))
+			p, e2 = p.Quo(p, x), -n
+		}
+		want := pow128{hi: new(big.Int).Rsh(p, 64).Uint64(), lo: new(big.Int).And(p, new(big.Int).SetUint64(math.MaxUint64)).Uint64(), e2: e2}
+		if got := pow10Table[q-minPow10]; got != want {
+			t.Fatalf("1e%d: %+v, want %+v", q, got, want)
+		}
+	}
+}
+
 // checkFloat compares parseFloat with strconv.ParseFloat on the JSON
 // number s, bit for bit where parseFloat decides.
 func checkFloat(t *testing.T, s string) {
 	t.Helper()
-	got, ok := parseFloat(s)
+	got, ok := parseFloatString(s)
 	want, err := strconv.ParseFloat(s, 64)
 	if !ok {
 		return
@@ -34,8 +76,9 @@ func TestParseFloat(t *testing.T) {
 	} {
 		t.Run(s, func(t *testing.T) {
 			checkFloat(t, s)
-			if v := float(s); v.(float64) != func() float64 { f, _ := strconv.ParseFloat(s, 64); return f }() {
-				t.Fatalf("float(%q) = %v", s, v)
+			want, _ := strconv.ParseFloat(s, 64) // ±Inf past the range
+			if v := number([]byte(s), 0, len(s)); math.Float64bits(v.(float64)) != math.Float64bits(want) {
+				t.Fatalf("number(%q) = %v, want %v", s, v, want)
 			}
 		})
 	}
@@ -62,11 +105,11 @@ func TestParseFloatDecides(t *testing.T) {
 				continue
 			}
 			s := string(doc[tok.Start:tok.End])
-			if _, isInt := number(s).(int); isInt {
+			if _, isInt := number([]byte(s), 0, len(s)).(int); isInt {
 				continue
 			}
 			n++
-			if _, ok := parseFloat(s); !ok {
+			if _, ok := parseFloatString(s); !ok {
 				undecided++
 			}
 			checkFloat(t, s)
