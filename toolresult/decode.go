@@ -34,9 +34,11 @@ func decodeValue(doc []byte, maxDepth int) (any, error) {
 	}
 	v, err := d.decode(doc, maxDepth)
 	d.slab, d.slabSize = nil, 0
-	// After an error, values and keys may be left: they must not stay alive.
+	d.box.reset()
+	// The stacks are cleared once, here, not as each container ends: the
+	// values left on them must not stay alive in the pool.
 	clear(d.vals[:cap(d.vals)])
-	clear(d.keys[:cap(d.keys)])
+	clear(d.ekeys[:cap(d.ekeys)])
 	if d.small() {
 		decoders.Put(d)
 	}
@@ -51,13 +53,15 @@ type decoder struct {
 	sc     tokenizer.Scanner
 	frames []frame  // open containers, innermost last
 	vals   []any    // the values read in open containers, in order
-	keys   []string // the keys read in open objects, in order
+	keys   []keyRef // the keys read in open objects, in order
+	ekeys  []string // the keys that had escapes, unescaped
 	esc    []byte   // scratch for unescaping
 	// What is left of the slab arrays are cut from (array), and the size
 	// of the next one: both reset at each decode, so that no slab is kept
 	// alive by the pool.
 	slab     []any
 	slabSize int
+	box      boxes // the strings and numbers, in slabs too
 	spans    [32]tokenizer.MemberSpan
 }
 
@@ -71,12 +75,12 @@ type frame struct {
 // small reports whether they are small enough to
 // keep.
 func (d *decoder) small() bool {
-	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
+	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.ekeys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
 }
 
 func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 	d.sc.Reset(maxDepth)
-	d.frames, d.vals, d.keys = d.frames[:0], d.vals[:0], d.keys[:0]
+	d.frames, d.vals, d.keys, d.ekeys = d.frames[:0], d.vals[:0], d.keys[:0], d.ekeys[:0]
 	var str string
 	if len(doc) > 0 {
 		str = unsafe.String(&doc[0], len(doc))
@@ -92,7 +96,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			var v any
 			if d.frames[nf-1].obj {
 				if i, done = d.members(str, doc, i); done {
-					v = d.endObject()
+					v = d.endObject(str)
 				}
 			} else if i, done = d.elements(str, doc, i); done {
 				v = d.endArray()
@@ -117,7 +121,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			if err := d.sc.End(len(doc)); err != nil {
 				return nil, err
 			}
-			return number(doc, t.Start, len(doc)), nil
+			return number(doc, t.Start, len(doc), &d.box), nil
 		}
 		var v any
 		switch t.Kind {
@@ -130,18 +134,17 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			d.frames = append(d.frames, frame{obj: t.Kind == tokenizer.ObjectStart, vals: len(d.vals), keys: len(d.keys)})
 			continue
 		case tokenizer.ObjectEnd:
-			v = d.endObject()
+			v = d.endObject(str)
 		case tokenizer.ArrayEnd:
 			v = d.endArray()
 		case tokenizer.String:
-			s := d.str(str, doc, t)
 			if t.Key {
-				d.keys = append(d.keys, s)
+				d.key(doc, t.Start, t.End, t.Escaped)
 				continue
 			}
-			v = s
+			v = d.box.str(d.str(str, doc, t))
 		case tokenizer.Number:
-			v = number(doc, t.Start, t.End)
+			v = number(doc, t.Start, t.End, &d.box)
 		case tokenizer.True:
 			v = true
 		case tokenizer.False:
@@ -157,6 +160,22 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 	}
 }
 
+// keyRef is a key on the stack: doc[a:b], or d.ekeys[-a-1] when a < 0.
+// Offsets, not strings: the stack holds no pointers, which the collector
+// would have to be told of at each push while it marks.
+type keyRef struct{ a, b int }
+
+// key pushes the key token doc[a:b] (with its quotes).
+func (d *decoder) key(doc []byte, a, b int, escaped bool) {
+	if !escaped {
+		d.keys = append(d.keys, keyRef{a + 1, b - 1})
+		return
+	}
+	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
+	d.ekeys = append(d.ekeys, string(d.esc))
+	d.keys = append(d.keys, keyRef{-len(d.ekeys), 0})
+}
+
 // members reads the run of plain members (a key and a scalar value) at
 // doc[i] with the scanner's Members loop, and the key of a member whose
 // value it leaves to Next. It reports whether it read the object's end too.
@@ -164,12 +183,7 @@ func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
 	for {
 		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
 		for _, sp := range d.spans[:n] {
-			key := str[sp.KeyStart+1 : sp.KeyEnd-1]
-			if sp.Escaped {
-				d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1], tokenizer.Replace)
-				key = string(d.esc)
-			}
-			d.keys = append(d.keys, key)
+			d.key(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
 			if sp.ValueEnd != 0 {
 				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
 			}
@@ -212,7 +226,7 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
 			s = string(d.esc)
 		}
-		return s
+		return d.box.str(s)
 	case 't':
 		return true
 	case 'f':
@@ -220,20 +234,23 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case 'n':
 		return nil
 	}
-	return number(doc, a, b)
+	return number(doc, a, b, &d.box)
 }
 
 // endObject closes the innermost object: its members are the keys and
 // values on the stacks since it opened; a later duplicate key wins.
-func (d *decoder) endObject() any {
+func (d *decoder) endObject(str string) any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
 	keys, vals := d.keys[f.keys:], d.vals[f.vals:]
 	m := make(map[string]any, len(keys))
 	for k, key := range keys {
-		m[key] = vals[k]
+		if key.a >= 0 {
+			m[str[key.a:key.b]] = vals[k]
+		} else {
+			m[d.ekeys[-key.a-1]] = vals[k]
+		}
 	}
-	clear(vals) // the stack must not keep the values alive
 	d.keys, d.vals = d.keys[:f.keys], d.vals[:f.vals]
 	return m
 }
@@ -244,7 +261,6 @@ func (d *decoder) endArray() any {
 	d.frames = d.frames[:len(d.frames)-1]
 	a := d.array(len(d.vals) - f.vals)
 	copy(a, d.vals[f.vals:])
-	clear(d.vals[f.vals:])
 	d.vals = d.vals[:f.vals]
 	return a
 }
@@ -285,7 +301,7 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 // int when it is an integer that fits, a float64 when it has a fraction or
 // exponent, else a *big.Int; ±Inf past float64's range. It reads the
 // integer part's digits once, for the int and for the float alike.
-func number(doc []byte, a, end int) any {
+func number(doc []byte, a, end int, box *boxes) any {
 	i, neg := a, doc[a] == '-'
 	if neg {
 		i++
@@ -293,7 +309,7 @@ func number(doc []byte, a, end int) any {
 	man, j := readDigits(doc, i, end, 0)
 	if j < end { // '.', 'e' or 'E'
 		if f, ok := parseFloat(doc, end, man, i, j, neg); ok {
-			return f
+			return box.float(f)
 		}
 		if f, err := strconv.ParseFloat(string(doc[a:end]), 64); err == nil {
 			return f
@@ -308,7 +324,7 @@ func number(doc []byte, a, end int) any {
 		if neg {
 			n = -n
 		}
-		return n
+		return box.int(n)
 	}
 	if n, err := strconv.ParseInt(string(doc[a:end]), 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
 		return int(n)

@@ -77,7 +77,7 @@ func TestParseFloat(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			checkFloat(t, s)
 			want, _ := strconv.ParseFloat(s, 64) // ±Inf past the range
-			if v := number([]byte(s), 0, len(s)); math.Float64bits(v.(float64)) != math.Float64bits(want) {
+			if v := number([]byte(s), 0, len(s), new(boxes)); math.Float64bits(v.(float64)) != math.Float64bits(want) {
 				t.Fatalf("number(%q) = %v, want %v", s, v, want)
 			}
 		})
@@ -105,7 +105,7 @@ func TestParseFloatDecides(t *testing.T) {
 				continue
 			}
 			s := string(doc[tok.Start:tok.End])
-			if _, isInt := number([]byte(s), 0, len(s)).(int); isInt {
+			if _, isInt := number([]byte(s), 0, len(s), new(boxes)).(int); isInt {
 				continue
 			}
 			n++
