@@ -165,12 +165,17 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 // would have to be told of at each push while it marks.
 type keyRef struct{ a, b int }
 
-// key pushes the key token doc[a:b] (with its quotes).
+// key pushes the key token doc[a:b] (with its quotes). (Small enough to
+// be inlined; a key with escapes takes escapedKey's call.)
 func (d *decoder) key(doc []byte, a, b int, escaped bool) {
-	if !escaped {
-		d.keys = append(d.keys, keyRef{a + 1, b - 1})
+	if escaped {
+		d.escapedKey(doc, a, b)
 		return
 	}
+	d.keys = append(d.keys, keyRef{a + 1, b - 1})
+}
+
+func (d *decoder) escapedKey(doc []byte, a, b int) {
 	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
 	d.ekeys = append(d.ekeys, string(d.esc))
 	d.keys = append(d.keys, keyRef{-len(d.ekeys), 0})
@@ -262,7 +267,7 @@ func (d *decoder) endArray() any {
 	a := d.array(len(d.vals) - f.vals)
 	copy(a, d.vals[f.vals:])
 	d.vals = d.vals[:f.vals]
-	return a
+	return d.box.array(a)
 }
 
 // array returns a slice of n values for an array: a part of the slab,

@@ -7,10 +7,11 @@ import "unsafe"
 //
 // Go stores a value that is not a pointer in an interface as a pointer to
 // a copy of it: any(s) for a string s allocates 16 bytes, any(f) for a
-// float64 8 (an int from 0 to 255 is the runtime's own, no allocation). A
+// float64 8, any(a) for a []any 24 (an int from 0 to 255 is the runtime's
+// own, no allocation; a map is a pointer). A
 // document of 100,000 numbers or strings is then 100,000 allocations, and
 // as many objects for the collector to mark. boxes allocates the copies in
-// slabs instead, typed ([]string, []float64, []int: the float and int slabs
+// slabs instead, typed ([]string, []float64, []int, [][]any: the float and int slabs
 // hold no pointers, so the collector does not scan them) and points each
 // interface at its slot. A slot is written once, before its interface is
 // made, and never again: an interface's value cannot change, as Go
@@ -24,6 +25,7 @@ type boxes struct {
 	strs []string
 	nums []float64
 	ints []int
+	arrs [][]any
 	size int // the next slab's length: it grows, so small documents stay small
 }
 
@@ -39,6 +41,7 @@ var (
 	stringType = typeWord("")
 	floatType  = typeWord(0.0)
 	intType    = typeWord(0)
+	arrayType  = typeWord([]any(nil))
 )
 
 // makeAny returns the interface of type typ whose value is at data.
@@ -85,6 +88,17 @@ func (b *boxes) int(n int) any {
 	*p = n
 	b.ints = b.ints[1:]
 	return makeAny(intType, unsafe.Pointer(p))
+}
+
+// array boxes an array's slice header (24 bytes).
+func (b *boxes) array(a []any) any {
+	if len(b.arrs) == 0 {
+		b.arrs = make([][]any, b.next())
+	}
+	p := &b.arrs[0]
+	*p = a
+	b.arrs = b.arrs[1:]
+	return makeAny(arrayType, unsafe.Pointer(p))
 }
 
 // reset drops the slabs, so that a decoder kept in the pool does not keep

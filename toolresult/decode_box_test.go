@@ -20,7 +20,7 @@ func TestBoxes(t *testing.T) {
 	var vals []any
 	const n = 5000
 	for i := range n {
-		vals = append(vals, b.str("s"+strconv.Itoa(i)), b.float(float64(i)+0.5), b.int(i*1000-7), b.int(i%256))
+		vals = append(vals, b.str("s"+strconv.Itoa(i)), b.float(float64(i)+0.5), b.int(i*1000-7), b.int(i%256), b.array([]any{"a" + strconv.Itoa(i), i}))
 		if i%1000 == 0 {
 			b.reset() // a new decode: new slabs, the old ones kept by vals only
 		}
@@ -34,21 +34,21 @@ func TestBoxes(t *testing.T) {
 		runtime.KeepAlive(garbage)
 	}
 	for i := range n {
-		want := []any{"s" + strconv.Itoa(i), float64(i) + 0.5, i*1000 - 7, i % 256}
+		want := []any{"s" + strconv.Itoa(i), float64(i) + 0.5, i*1000 - 7, i % 256, []any{"a" + strconv.Itoa(i), i}}
 		for k, w := range want {
-			v := vals[4*i+k]
-			if v != w || !reflect.DeepEqual(v, w) || reflect.TypeOf(v) != reflect.TypeOf(w) || fmt.Sprint(v) != fmt.Sprint(w) {
+			v := vals[5*i+k]
+			if k < 4 && v != w || !reflect.DeepEqual(v, w) || reflect.TypeOf(v) != reflect.TypeOf(w) || fmt.Sprint(v) != fmt.Sprint(w) {
 				t.Fatalf("value %d.%d: %#v, want %#v", i, k, v, w)
 			}
 			switch v := v.(type) {
-			case string, float64, int:
+			case string, float64, int, []any:
 			default:
 				t.Fatalf("value %d.%d: type %T", i, k, v)
 			}
 		}
 	}
-	got, _ := json.Marshal(vals[:8])
-	if string(got) != `["s0",0.5,-7,0,"s1",1.5,993,1]` {
+	got, _ := json.Marshal(vals[:10])
+	if string(got) != `["s0",0.5,-7,0,["a0",0],"s1",1.5,993,1,["a1",1]]` {
 		t.Fatalf("encoding/json: %s", got)
 	}
 }
