@@ -95,9 +95,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			var done bool
 			var v any
 			if d.frames[nf-1].obj {
-				if i, done = d.members(str, doc, i); done {
-					v = d.endObject(str)
-				}
+				i, v, done = d.members(str, doc, i)
 			} else if i, done = d.elements(str, doc, i); done {
 				v = d.endArray()
 			}
@@ -183,10 +181,30 @@ func (d *decoder) escapedKey(doc []byte, a, b int) {
 
 // members reads the run of plain members (a key and a scalar value) at
 // doc[i] with the scanner's Members loop, and the key of a member whose
-// value it leaves to Next. It reports whether it read the object's end too.
-func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
+// value it leaves to Next. When it read the object's end too, it returns
+// the object, and true.
+//
+// An object whose members all come in the first batch, with scalar values
+// (most small objects), becomes its map straight from the spans: no stack.
+func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
+	f := d.frames[len(d.frames)-1]
+	first := len(d.keys) == f.keys && len(d.vals) == f.vals
 	for {
 		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+		if first && closed {
+			m := make(map[string]any, n)
+			for _, sp := range d.spans[:n] {
+				key := str[sp.KeyStart+1 : sp.KeyEnd-1]
+				if sp.Escaped {
+					d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1], tokenizer.Replace)
+					key = string(d.esc)
+				}
+				m[key] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
+			}
+			d.frames = d.frames[:len(d.frames)-1]
+			return at, m, true
+		}
+		first = false
 		for _, sp := range d.spans[:n] {
 			d.key(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
 			if sp.ValueEnd != 0 {
@@ -194,8 +212,11 @@ func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
 			}
 		}
 		i = at
-		if closed || n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
-			return i, closed
+		if closed {
+			return i, d.endObject(str), true
+		}
+		if n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
+			return i, nil, false
 		}
 	}
 }
