@@ -1,6 +1,7 @@
 package toolresult
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -21,7 +22,19 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 	nd, exp := i-digits, 0 // the digits read, with leading zeros; the power of ten
 	if doc[i] == '.' {
 		k := i + 1
-		man, i = readDigits(doc, k, end, man)
+		// Fractions are long (15 digits and more where they come from
+		// floats printed in full): eight digits at a time first.
+		for i = k; end-i >= 8; i += 8 {
+			v := binary.LittleEndian.Uint64(doc[i:])
+			// Each byte a digit: its high nibble is 3, and stays 3 when 6
+			// is added (a byte of 0xFA or more, which carries into the
+			// next, fails the test itself).
+			if v&0xF0F0F0F0F0F0F0F0|(v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 != 0x3333333333333333 {
+				break
+			}
+			man = man*1e8 + eightDigits(v)
+		}
+		man, i = readDigits(doc, i, end, man)
 		exp = k - i
 		nd -= exp
 	}
@@ -69,8 +82,8 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 // readDigits reads the decimal digits of doc[i:end] from its start into
 // man (which wraps past 19 digits: the caller counts them), and returns it
 // and the index of the first byte that is not a digit, or end. (Eight
-// digits at a time by SWAR ran more instructions on canada.json's floats:
-// their runs are short, and the loop no longer inlined.)
+// digits at a time ran more instructions here, on the short integer parts
+// of canada.json: the loop no longer inlined.)
 func readDigits(doc []byte, i, end int, man uint64) (uint64, int) {
 	b := doc[:end] // no bounds check in the loop
 	for ; i < len(b); i++ {
@@ -81,6 +94,16 @@ func readDigits(doc []byte, i, end int, man uint64) (uint64, int) {
 		man = man*10 + uint64(c)
 	}
 	return man, i
+}
+
+// eightDigits is the value of the eight ASCII digits in v, the first in its
+// low byte: pairs, then fours, then the eight, each step by multiplications
+// that add the parts in place.
+func eightDigits(v uint64) uint64 {
+	v -= 0x3030303030303030
+	v = v*10 + v>>8 // each even byte: the value of its pair
+	const mask = 0x000000FF000000FF
+	return ((v&mask)*(100+1000000<<32) + (v>>16&mask)*(1+10000<<32)) >> 32
 }
 
 // exactPow10 are the powers of ten that a float64 holds exactly.
