@@ -26,13 +26,20 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 		// floats printed in full): eight digits at a time first.
 		for i = k; end-i >= 8; i += 8 {
 			v := binary.LittleEndian.Uint64(doc[i:])
-			// Each byte a digit: its high nibble is 3, and stays 3 when 6
-			// is added (a byte of 0xFA or more, which carries into the
-			// next, fails the test itself).
-			if v&0xF0F0F0F0F0F0F0F0|(v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 != 0x3333333333333333 {
+			if !allDigits(v) {
 				break
 			}
 			man = man*1e8 + eightDigits(v)
+		}
+		// Fewer than eight left, up to the end without an exponent: the
+		// eight bytes that end the number, those before i taken as '0's.
+		if r := end - i; r > 0 && r < 8 && end >= 8 {
+			low := uint64(1)<<(uint(8-r)*8&63) - 1
+			v := binary.LittleEndian.Uint64(doc[end-8:])&^low | 0x3030303030303030&low
+			if allDigits(v) {
+				man = man*uintPow10[r] + eightDigits(v)
+				i = end
+			}
 		}
 		man, i = readDigits(doc, i, end, man)
 		exp = k - i
@@ -95,6 +102,16 @@ func readDigits(doc []byte, i, end int, man uint64) (uint64, int) {
 	}
 	return man, i
 }
+
+// allDigits reports whether the eight bytes of v are ASCII digits: each
+// high nibble is 3, and stays 3 when 6 is added (a byte of 0xFA or more,
+// which carries into the next, fails the test itself).
+func allDigits(v uint64) bool {
+	return v&0xF0F0F0F0F0F0F0F0|(v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 == 0x3333333333333333
+}
+
+// uintPow10 are 10^n for n from 0 to 7.
+var uintPow10 = [8]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7}
 
 // eightDigits is the value of the eight ASCII digits in v, the first in its
 // low byte: pairs, then fours, then the eight, each step by multiplications
