@@ -19,11 +19,19 @@ import (
 //
 // It reads doc with the tokenizer's Scanner in one pass, without recursion:
 // the values of open containers wait on one stack, and a container is made
-// at its end, at its exact size. Strings without escapes are not copied:
-// they are slices of doc, which decodeValue takes over (the caller must not
-// change doc afterwards, and doc stays alive while any of them does).
-// Escapes are decoded as encoding/json decodes them: a lone surrogate
-// becomes U+FFFD.
+// at its end, at its exact size (a small object of scalars straight from
+// the scanner's spans). Strings without escapes are not copied: they are
+// slices of doc, which decodeValue takes over (the caller must not change
+// doc afterwards, and doc stays alive while any of them does). Escapes are
+// decoded as encoding/json decodes them: a lone surrogate becomes U+FFFD.
+// Numbers are read from doc's bytes (decode_float.go). Arrays, and the
+// interfaces that hold strings, numbers and arrays, are cut from slabs
+// (decode_box.go): a few allocations for thousands of values, which stay
+// alive together while any of them does.
+//
+// Map: decode runs the loop (members and elements for the scanner's fast
+// runs, Next for the rest); endObject and endArray make containers;
+// scalar and number make scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
@@ -72,8 +80,8 @@ type frame struct {
 	keys int
 }
 
-// small reports whether they are small enough to
-// keep.
+// small reports whether the decoder's stacks are small enough to keep in
+// the pool.
 func (d *decoder) small() bool {
 	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.ekeys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
 }
