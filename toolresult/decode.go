@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -20,11 +19,19 @@ import (
 //
 // It reads doc with the tokenizer's Scanner in one pass, without recursion:
 // the values of open containers wait on one stack, and a container is made
-// at its end, at its exact size. Strings without escapes are not copied:
-// they are slices of doc, which decodeValue takes over (the caller must not
-// change doc afterwards, and doc stays alive while any of them does).
-// Escapes are decoded as encoding/json decodes them: a lone surrogate
-// becomes U+FFFD.
+// at its end, at its exact size (a small object of scalars straight from
+// the scanner's spans). Strings without escapes are not copied: they are
+// slices of doc, which decodeValue takes over (the caller must not change
+// doc afterwards, and doc stays alive while any of them does). Escapes are
+// decoded as encoding/json decodes them: a lone surrogate becomes U+FFFD.
+// Numbers are read from doc's bytes (decode_float.go). Arrays, and the
+// interfaces that hold strings, numbers and arrays, are cut from slabs
+// (decode_box.go): a few allocations for thousands of values, which stay
+// alive together while any of them does.
+//
+// Map: decode runs the loop (members and elements for the scanner's fast
+// runs, Next for the rest); endObject and endArray make containers;
+// scalar and number make scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
@@ -34,9 +41,12 @@ func decodeValue(doc []byte, maxDepth int) (any, error) {
 		d = new(decoder)
 	}
 	v, err := d.decode(doc, maxDepth)
-	// After an error, values and keys may be left: they must not stay alive.
+	d.slab, d.slabSize = nil, 0
+	d.box.reset()
+	// The stacks are cleared once, here, not as each container ends: the
+	// values left on them must not stay alive in the pool.
 	clear(d.vals[:cap(d.vals)])
-	clear(d.keys[:cap(d.keys)])
+	clear(d.ekeys[:cap(d.ekeys)])
 	if d.small() {
 		decoders.Put(d)
 	}
@@ -51,9 +61,16 @@ type decoder struct {
 	sc     tokenizer.Scanner
 	frames []frame  // open containers, innermost last
 	vals   []any    // the values read in open containers, in order
-	keys   []string // the keys read in open objects, in order
+	keys   []keyRef // the keys read in open objects, in order
+	ekeys  []string // the keys that had escapes, unescaped
 	esc    []byte   // scratch for unescaping
-	spans  [32]tokenizer.MemberSpan
+	// What is left of the slab arrays are cut from (array), and the size
+	// of the next one: both reset at each decode, so that no slab is kept
+	// alive by the pool.
+	slab     []any
+	slabSize int
+	box      boxes // the strings and numbers, in slabs too
+	spans    [32]tokenizer.MemberSpan
 }
 
 // frame is an open container: where its values and keys begin on the stacks.
@@ -63,15 +80,15 @@ type frame struct {
 	keys int
 }
 
-// small reports whether they are small enough to
-// keep.
+// small reports whether the decoder's stacks are small enough to keep in
+// the pool.
 func (d *decoder) small() bool {
-	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
+	return cap(d.vals) <= 1<<16 && cap(d.keys) <= 1<<16 && cap(d.ekeys) <= 1<<16 && cap(d.esc) <= 64<<10 && d.sc.Small()
 }
 
 func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 	d.sc.Reset(maxDepth)
-	d.frames, d.vals, d.keys = d.frames[:0], d.vals[:0], d.keys[:0]
+	d.frames, d.vals, d.keys, d.ekeys = d.frames[:0], d.vals[:0], d.keys[:0], d.ekeys[:0]
 	var str string
 	if len(doc) > 0 {
 		str = unsafe.String(&doc[0], len(doc))
@@ -86,9 +103,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			var done bool
 			var v any
 			if d.frames[nf-1].obj {
-				if i, done = d.members(str, doc, i); done {
-					v = d.endObject()
-				}
+				i, v, done = d.members(str, doc, i)
 			} else if i, done = d.elements(str, doc, i); done {
 				v = d.endArray()
 			}
@@ -112,7 +127,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			if err := d.sc.End(len(doc)); err != nil {
 				return nil, err
 			}
-			return number(str[t.Start:]), nil
+			return number(doc, t.Start, len(doc), &d.box), nil
 		}
 		var v any
 		switch t.Kind {
@@ -125,18 +140,17 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			d.frames = append(d.frames, frame{obj: t.Kind == tokenizer.ObjectStart, vals: len(d.vals), keys: len(d.keys)})
 			continue
 		case tokenizer.ObjectEnd:
-			v = d.endObject()
+			v = d.endObject(str)
 		case tokenizer.ArrayEnd:
 			v = d.endArray()
 		case tokenizer.String:
-			s := d.str(str, doc, t)
 			if t.Key {
-				d.keys = append(d.keys, s)
+				d.key(doc, t.Start, t.End, t.Escaped)
 				continue
 			}
-			v = s
+			v = d.box.str(d.str(str, doc, t))
 		case tokenizer.Number:
-			v = number(str[t.Start:t.End])
+			v = number(doc, t.Start, t.End, &d.box)
 		case tokenizer.True:
 			v = true
 		case tokenizer.False:
@@ -152,26 +166,65 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 	}
 }
 
+// keyRef is a key on the stack: doc[a:b], or d.ekeys[-a-1] when a < 0.
+// Offsets, not strings: the stack holds no pointers, which the collector
+// would have to be told of at each push while it marks.
+type keyRef struct{ a, b int }
+
+// key pushes the key token doc[a:b] (with its quotes). (Small enough to
+// be inlined; a key with escapes takes escapedKey's call.)
+func (d *decoder) key(doc []byte, a, b int, escaped bool) {
+	if escaped {
+		d.escapedKey(doc, a, b)
+		return
+	}
+	d.keys = append(d.keys, keyRef{a + 1, b - 1})
+}
+
+func (d *decoder) escapedKey(doc []byte, a, b int) {
+	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
+	d.ekeys = append(d.ekeys, string(d.esc))
+	d.keys = append(d.keys, keyRef{-len(d.ekeys), 0})
+}
+
 // members reads the run of plain members (a key and a scalar value) at
 // doc[i] with the scanner's Members loop, and the key of a member whose
-// value it leaves to Next. It reports whether it read the object's end too.
-func (d *decoder) members(str string, doc []byte, i int) (int, bool) {
+// value it leaves to Next. When it read the object's end too, it returns
+// the object, and true.
+//
+// An object whose members all come in the first batch, with scalar values
+// (most small objects), becomes its map straight from the spans: no stack.
+func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
+	f := d.frames[len(d.frames)-1]
+	first := len(d.keys) == f.keys && len(d.vals) == f.vals
 	for {
 		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
-		for _, sp := range d.spans[:n] {
-			key := str[sp.KeyStart+1 : sp.KeyEnd-1]
-			if sp.Escaped {
-				d.esc = appendUnescapedJSON(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1])
-				key = string(d.esc)
+		if first && closed {
+			m := make(map[string]any, n)
+			for _, sp := range d.spans[:n] {
+				key := str[sp.KeyStart+1 : sp.KeyEnd-1]
+				if sp.Escaped {
+					d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1], tokenizer.Replace)
+					key = string(d.esc)
+				}
+				m[key] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
 			}
-			d.keys = append(d.keys, key)
+			d.frames = d.frames[:len(d.frames)-1]
+			return at, m, true
+		}
+		first = false
+		for _, sp := range d.spans[:n] {
+			d.key(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
 			if sp.ValueEnd != 0 {
 				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
 			}
 		}
 		i = at
-		if closed || n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
-			return i, closed
+		if closed {
+			return i, d.endObject(str), true
+		}
+		if n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
+			return i, nil, false
 		}
 	}
 }
@@ -204,10 +257,10 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case '"':
 		s := str[a+1 : b-1]
 		if strings.IndexByte(s, '\\') >= 0 {
-			d.esc = appendUnescapedJSON(d.esc[:0], doc[a+1:b-1])
+			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
 			s = string(d.esc)
 		}
-		return s
+		return d.box.str(s)
 	case 't':
 		return true
 	case 'f':
@@ -215,20 +268,23 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case 'n':
 		return nil
 	}
-	return number(str[a:b])
+	return number(doc, a, b, &d.box)
 }
 
 // endObject closes the innermost object: its members are the keys and
 // values on the stacks since it opened; a later duplicate key wins.
-func (d *decoder) endObject() any {
+func (d *decoder) endObject(str string) any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
 	keys, vals := d.keys[f.keys:], d.vals[f.vals:]
 	m := make(map[string]any, len(keys))
 	for k, key := range keys {
-		m[key] = vals[k]
+		if key.a >= 0 {
+			m[str[key.a:key.b]] = vals[k]
+		} else {
+			m[d.ekeys[-key.a-1]] = vals[k]
+		}
 	}
-	clear(vals) // the stack must not keep the values alive
 	d.keys, d.vals = d.keys[:f.keys], d.vals[:f.vals]
 	return m
 }
@@ -237,12 +293,33 @@ func (d *decoder) endObject() any {
 func (d *decoder) endArray() any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
-	a := make([]any, len(d.vals)-f.vals)
+	a := d.array(len(d.vals) - f.vals)
 	copy(a, d.vals[f.vals:])
-	clear(d.vals[f.vals:])
 	d.vals = d.vals[:f.vals]
+	return d.box.array(a)
+}
+
+// array returns a slice of n values for an array: a part of the slab,
+// where arrays are made together, a few allocations for many arrays. Each
+// has its capacity cut to its length, so that an append copies it.
+func (d *decoder) array(n int) []any {
+	if n == 0 {
+		return []any{} // not nil: gojq's [] (no allocation)
+	}
+	if n > len(d.slab) {
+		if n > maxSlab/4 {
+			return make([]any, n)
+		}
+		d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
+		d.slab = make([]any, max(d.slabSize, n))
+	}
+	a := d.slab[:n:n]
+	d.slab = d.slab[n:]
 	return a
 }
+
+// maxSlab is the most values in one slab (16 bytes each).
+const maxSlab = 4096
 
 // str returns the string token t: a slice of str when it has no escapes,
 // else a new string with them decoded.
@@ -250,107 +327,42 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 	if !t.Escaped {
 		return str[t.Start+1 : t.End-1]
 	}
-	d.esc = appendUnescapedJSON(d.esc[:0], doc[t.Start+1:t.End-1])
+	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[t.Start+1:t.End-1], tokenizer.Replace)
 	return string(d.esc)
 }
 
-// appendUnescapedJSON appends the bytes that the validated string body b
-// stands for, as encoding/json decodes them: a surrogate pair is one code
-// point, a lone surrogate is U+FFFD.
-func appendUnescapedJSON(dst, b []byte) []byte {
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c != '\\' {
-			j := i + 1
-			for j < len(b) && b[j] != '\\' {
-				j++
-			}
-			dst = append(dst, b[i:j]...)
-			i = j
-			continue
-		}
-		e := b[i+1]
-		if e != 'u' {
-			dst = append(dst, unescaped[e])
-			i += 2
-			continue
-		}
-		r := hex4rune(b[i+2 : i+6])
-		i += 6
-		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-			if lo := hex4rune(b[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
-				dst = utf8.AppendRune(dst, 0x10000+(r-0xD800)<<10+(lo-0xDC00))
-				i += 6
-				continue
-			}
-		}
-		if r >= 0xD800 && r < 0xE000 {
-			r = utf8.RuneError
-		}
-		dst = utf8.AppendRune(dst, r)
+// number converts the validated number literal doc[a:end] as gojq does: an
+// int when it is an integer that fits, a float64 when it has a fraction or
+// exponent, else a *big.Int; ±Inf past float64's range. It reads the
+// integer part's digits once, for the int and for the float alike.
+func number(doc []byte, a, end int, box *boxes) any {
+	i, neg := a, doc[a] == '-'
+	if neg {
+		i++
 	}
-	return dst
-}
-
-// unescaped maps the byte after a backslash to the byte it stands for.
-var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// hex4rune reads four validated hex digits.
-func hex4rune(h []byte) rune {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c <= '9':
-			c -= '0'
-		case c >= 'a':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
+	man, j := readDigits(doc, i, end, 0)
+	if j < end { // '.', 'e' or 'E'
+		if f, ok := parseFloat(doc, end, man, i, j, neg); ok {
+			return box.float(f)
 		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
-// number converts a validated number literal as gojq does: an int when it
-// is an integer that fits, a float64 when it has a fraction or exponent,
-// else a *big.Int; ±Inf past float64's range.
-func number(s string) any {
-	integer := true
-	for k := 0; k < len(s); k++ {
-		if c := s[k]; c == '.' || c == 'e' || c == 'E' {
-			integer = false
-			break
+		if f, err := strconv.ParseFloat(string(doc[a:end]), 64); err == nil {
+			return f
 		}
-	}
-	if integer {
-		// Up to 18 digits always fit in an int64.
-		if len(s) <= 18 {
-			n, neg := 0, s[0] == '-'
-			k := 0
-			if neg {
-				k = 1
-			}
-			for ; k < len(s); k++ {
-				n = n*10 + int(s[k]-'0')
-			}
-			if neg {
-				n = -n
-			}
-			return n
+		if neg {
+			return math.Inf(-1)
 		}
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
-			return int(n)
+		return math.Inf(1)
+	}
+	if j-i <= 18 { // up to 18 digits always fit in an int64
+		n := int(man)
+		if neg {
+			n = -n
 		}
-		if b, ok := new(big.Int).SetString(s, 10); ok {
-			return b
-		}
+		return box.int(n)
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
+	if n, err := strconv.ParseInt(string(doc[a:end]), 10, 64); err == nil && math.MinInt <= n && n <= math.MaxInt {
+		return int(n)
 	}
-	if s[0] == '-' {
-		return math.Inf(-1)
-	}
-	return math.Inf(1)
+	n, _ := new(big.Int).SetString(string(doc[a:end]), 10)
+	return n
 }

@@ -248,7 +248,9 @@ func (p *Processor) load(ctx context.Context, name, ptr string, limit int64) ([]
 	}
 	w := &capWriter{buf: new(bytes.Buffer), max: limit}
 	sl := &selector{name: name, path: path, w: w}
-	if err := sl.run(ctx, r, 32<<10); err != nil {
+	// The rest of the variable is read past the value too, when the store
+	// checks it as it is read (CheckContent).
+	if err := checkRest(ctx, rc, sl.run(ctx, r, 32<<10)); err != nil {
 		if errors.Is(err, errOverCap) {
 			return nil, &QueryError{Kind: "limit", Limit: "load", Msg: "the value at " + strconv.Quote(ptr) + " is over the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
 		}

@@ -2,10 +2,12 @@ package toolresult
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -159,6 +161,71 @@ func (s *DirStore) verify(f *os.File, name string, st os.FileInfo) error {
 	}
 	s.remember(name, stamp)
 	return nil
+}
+
+// CheckContent returns rc, the variable called name as a store reads it,
+// checked as it is read (C6): when the name is made from the content (var_
+// and the first 12 hex digits of its SHA-256), the bytes are hashed as they
+// pass, and at their end Read returns an error wrapping ErrChanged, naming
+// the variable and where (a path or URL), instead of io.EOF if they are not
+// what the name says; a store shared with others (a bucket) can hold an
+// object that was corrupted or replaced. Other names pass unchecked.
+//
+// The check ends with the content: until Read reports the end, what was
+// read is not known to be the variable. ReadVariable and Query read a
+// checked variable to its end, even past the value a pointer names, before
+// they hand anything on.
+func CheckContent(name, where string, rc io.ReadCloser) io.ReadCloser {
+	want, ok := contentName(name)
+	if !ok {
+		return rc
+	}
+	return &checkedReader{rc: rc, h: sha256.New(), want: want, name: name, where: where}
+}
+
+// checkedReader is a variable's reader that checks its content against its
+// name at the end (CheckContent).
+type checkedReader struct {
+	rc          io.ReadCloser
+	h           hash.Hash
+	want        string
+	name, where string
+	err         error // sticky: io.EOF once checked, or the first error
+}
+
+func (r *checkedReader) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.rc.Read(p)
+	r.h.Write(p[:n])
+	switch {
+	case err == io.EOF && hex.EncodeToString(r.h.Sum(nil))[:12] != r.want:
+		err = fmt.Errorf("%w: %s (%s) was changed after it was stored", ErrChanged, r.name, r.where)
+		r.err = err
+	case err != nil:
+		r.err = err
+	}
+	return n, err
+}
+
+func (r *checkedReader) Close() error { return r.rc.Close() }
+
+// checkRest reads what is left of a variable's reader rc, after its reader
+// stopped with err (nil: done), so that a checked one (CheckContent)
+// compares what it served with the variable's name. A mismatch comes
+// before err, which may only be its consequence (a document cut short, or
+// not JSON). After ctx is done, or a limit, nothing is read and err stays.
+func checkRest(ctx context.Context, rc io.Reader, err error) error {
+	c, ok := rc.(*checkedReader)
+	var limit *QueryError
+	if !ok || ctx.Err() != nil || errors.As(err, &limit) || errors.Is(err, errOverCap) || errors.Is(err, errStopped) {
+		return err
+	}
+	if _, rerr := io.Copy(io.Discard, &ctxReader{ctx: ctx, r: c}); rerr != nil && (err == nil || errors.Is(rerr, ErrChanged)) {
+		return rerr
+	}
+	return err
 }
 
 func (s *DirStore) remember(name string, stamp fileStamp) {

@@ -11,14 +11,16 @@ import (
 )
 
 const contextUsage = `usage: jsonmask context [-mask JSON | -mask-file FILE] [-budget N] [-encoding NAME]
-                        [-store DIR|URL] [-name NAME] [-format json|text] [FILE]
+                        [-store DIR|URL] [-variable-location] [-name NAME]
+                        [-format json|text] [FILE]
 
 Prints what a tool's response (FILE, or standard input) becomes before a model
 sees it (SPEC section 9): the data within the budget, a stored variable with a
 schema and a preview, or the whole text. -format text prints exactly the model
 text, after the instructions if any (a top-level display_instructions_for_model,
 capped at 2,000 tokens and counted in the budget). -budget 0 turns the budget
-off: all data passes.
+off: all data passes. -variable-location makes a variable's note name its file
+path or object URL, for a code interpreter to read (SPEC C16; off by default).
 
 exit status: 0 done, 1 the input could not be read or was rejected, 2 usage.
 `
@@ -31,6 +33,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	budget := fs.Int("budget", toolresult.DefaultBudget, "the token `budget` (0: off, all data passes)")
 	encoding := fs.String("encoding", toolresult.DefaultEncoding, "the tokenizer's encoding: o200k_base or cl100k_base")
 	store := fs.String("store", "", "keep variables in `DIR` or at a URL: file://, s3://, gs://, azblob://, mem:// (default: $TMPDIR/jsonmask-variables)")
+	location := fs.Bool("variable-location", false, "name a variable's file path or object URL in the model text (SPEC C16)")
 	name := fs.String("name", "", "name the variable `NAME` instead of var_ and its SHA-256")
 	format := fs.String("format", "json", "print the result as json, or the model text as text")
 	files, status, done := parseCommand(fs, args, contextUsage, stdout, stderr)
@@ -44,7 +47,7 @@ func runContext(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *format != "json" && *format != "text":
 		return usageError(stderr, "jsonmask context", fmt.Errorf("-format must be json or text, got %q", *format))
 	}
-	opts := []toolresult.Option{toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithName(*name)}
+	opts := []toolresult.Option{toolresult.WithBudget(*budget), toolresult.WithEncoding(*encoding), toolresult.WithName(*name), toolresult.WithLocation(*location)}
 	if mf.given() {
 		m, err := mf.compile()
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,37 @@ func TestContext(t *testing.T) {
 					t.Fatalf("stderr %q", stderr.String())
 				}
 				onePrefix(t, stderr.String())
+			}
+		})
+	}
+}
+
+// TestContextLocation: -variable-location makes the model text name the
+// variable's file (SPEC C16); without it, the text does not say where the
+// store is.
+func TestContextLocation(t *testing.T) {
+	dir := t.TempDir()
+	in := `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 200) + `{"id":2}]}`
+	for _, tc := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"OffByDefault", nil, false},
+		{"On", []string{"-variable-location"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"context", "-budget", "100", "-store", dir, "-name", "items", "-format", "text"}, tc.args...)
+			if status := run(args, strings.NewReader(in), &stdout, &stderr); status != 0 {
+				t.Fatalf("status %d, stderr %s", status, stderr.String())
+			}
+			path := filepath.Join(dir, "items.json")
+			if got := strings.Contains(stdout.String(), path); got != tc.want {
+				t.Fatalf("names %s: %v, want %v:\n%s", path, got, tc.want, stdout.String())
+			}
+			if strings.Contains(stdout.String(), dir) != tc.want {
+				t.Fatalf("the store's directory in the text: %s", stdout.String())
 			}
 		})
 	}

@@ -13,7 +13,9 @@
 // process or server that dies mid-write, leaves no variable, at most a
 // temporary object that a bucket lifecycle rule can expire. Variables are
 // named by their content, so instances that share a bucket share them, and
-// writing one twice writes the same bytes.
+// writing one twice writes the same bytes. Since others write to the
+// bucket too, a variable is checked against its name as it is read, and a
+// corrupted or replaced object is refused (toolresult.CheckContent).
 //
 // Credentials come from the environment, as each driver reads them (for
 // S3: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ...); errors
@@ -84,7 +86,10 @@ func (s *Store) Close() error { return s.b.Close() }
 // Location returns the URL of the variable called name (SPEC C16).
 func (s *Store) Location(name string) string { return s.base + "/" + name + ".json" }
 
-// Open opens the variable called name.
+// Open opens the variable called name. A variable named by its content is
+// checked against its name as it is read (toolresult.CheckContent): at its
+// end, a Read reports a corrupted or replaced object with an error wrapping
+// toolresult.ErrChanged.
 func (s *Store) Open(name string) (io.ReadCloser, int64, error) {
 	if !toolresult.ValidName(name) {
 		return nil, 0, toolresult.ErrNoVariable
@@ -96,7 +101,9 @@ func (s *Store) Open(name string) (io.ReadCloser, int64, error) {
 	if err != nil {
 		return nil, 0, s.err(err)
 	}
-	return r, r.Size(), nil
+	// A bucket may be shared: what is read is checked against the name
+	// (C6) as it streams, and a mismatch is an error at its end.
+	return toolresult.CheckContent(name, s.Location(name), r), r.Size(), nil
 }
 
 // Create begins a variable in a temporary object.

@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/internal/s3test"
 	"github.com/jsonmask/jsonmask/toolresult"
@@ -362,4 +365,133 @@ func vmHWM() string {
 		}
 	}
 	return "?"
+}
+
+// TestTampered: a variable whose object was replaced or corrupted in the
+// store after it was written is refused on every read path, with an error
+// that wraps toolresult.ErrChanged and names the variable, never served
+// (C6): against the real S3-compatible server, a mem:// bucket, and the
+// file store (file://, a DirStore, which checks before it reads).
+func TestTampered(t *testing.T) {
+	ctx := context.Background()
+	srv := s3test.Start(t, t.TempDir(), "")
+	mem := memblob.OpenBucket(nil)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		open   func(t *testing.T) toolresult.Store
+		tamper func(t *testing.T, name string, b []byte)
+	}{
+		{"S3", func(t *testing.T) toolresult.Store {
+			st, err := toolresult.OpenStore(ctx, srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}, func(t *testing.T, name string, b []byte) {
+			bk, err := blob.OpenBucket(ctx, srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bk.Close()
+			if err := bk.WriteAll(ctx, name+".json", b, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"Mem", func(t *testing.T) toolresult.Store { return blobstore.New(mem, "mem://") },
+			func(t *testing.T, name string, b []byte) {
+				if err := mem.WriteAll(ctx, name+".json", b, nil); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		{"File", func(t *testing.T) toolresult.Store {
+			st, err := toolresult.OpenStore(ctx, "file://"+dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}, func(t *testing.T, name string, b []byte) {
+			if err := os.WriteFile(filepath.Join(dir, name+".json"), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := tc.open(t)
+			p, _ := toolresult.New(toolresult.WithBudget(100), toolresult.WithStore(st))
+			orig := body(200 << 10)
+			res, err := p.ProcessBytes(ctx, orig)
+			if err != nil || res.Route != toolresult.Variable {
+				t.Fatal(err, res.Route)
+			}
+			name := res.Variable.Name
+			reads := []struct {
+				name string
+				read func() error
+			}{
+				{"Open", func() error {
+					rc, _, err := st.Open(name)
+					if err != nil {
+						return err
+					}
+					defer rc.Close()
+					_, err = io.ReadAll(rc)
+					return err
+				}},
+				{"ReadVariable", func() error {
+					_, err := p.ReadVariable(ctx, toolresult.Selection{Name: name})
+					return err
+				}},
+				// The pointed value is at the start: the rest is read
+				// past to check it.
+				{"ReadVariablePointer", func() error {
+					_, err := p.ReadVariable(ctx, toolresult.Selection{Name: name, Pointer: "/items/0"})
+					return err
+				}},
+				{"Query", func() error {
+					_, err := p.Query(ctx, toolresult.Query{Name: name, Program: ".items | length"})
+					return err
+				}},
+				{"QueryPointer", func() error {
+					_, err := p.Query(ctx, toolresult.Query{Name: name, Program: ".", Pointer: "/items/0/id"})
+					return err
+				}},
+			}
+			for _, r := range reads {
+				if err := r.read(); err != nil {
+					t.Fatalf("%s before tampering: %v", r.name, err)
+				}
+			}
+			for _, tm := range []struct {
+				name string
+				b    []byte
+			}{
+				// The same shape, one value changed, near the end.
+				{"Replaced", bytes.Replace(orig, []byte(`"amount":999`), []byte(`"amount":998`), 1)},
+				{"Truncated", orig[:len(orig)/2]},
+				{"Appended", append(bytes.Clone(orig), " TAMPERED"...)},
+				{"Other", []byte(`{"items":[{"id":"TAMPERED"}]}`)},
+			} {
+				tc.tamper(t, name, tm.b)
+				for _, r := range reads {
+					t.Run(tm.name+"/"+r.name, func(t *testing.T) {
+						err := r.read()
+						if !errors.Is(err, toolresult.ErrChanged) || !strings.Contains(err.Error(), name) {
+							t.Fatalf("got %v, want ErrChanged naming %s", err, name)
+						}
+						if strings.Contains(err.Error(), "TAMPERED") || strings.Contains(err.Error(), canary) {
+							t.Fatalf("the error quotes data: %v", err)
+						}
+					})
+				}
+			}
+			// Put back, it reads again.
+			tc.tamper(t, name, orig)
+			for _, r := range reads {
+				if err := r.read(); err != nil {
+					t.Fatalf("%s put back: %v", r.name, err)
+				}
+			}
+		})
+	}
 }

@@ -1,0 +1,106 @@
+package toolresult
+
+import "unsafe"
+
+// boxes puts the strings, floats and ints a decode makes into `any`
+// values without one allocation each.
+//
+// Go stores a value that is not a pointer in an interface as a pointer to
+// a copy of it: any(s) for a string s allocates 16 bytes, any(f) for a
+// float64 8, any(a) for a []any 24 (an int from 0 to 255 is the runtime's
+// own, no allocation; a map is a pointer). A
+// document of 100,000 numbers or strings is then 100,000 allocations, and
+// as many objects for the collector to mark. boxes allocates the copies in
+// slabs instead, typed ([]string, []float64, []int, [][]any: the float and int slabs
+// hold no pointers, so the collector does not scan them) and points each
+// interface at its slot. A slot is written once, before its interface is
+// made, and never again: an interface's value cannot change, as Go
+// requires. A slab stays alive while any of its values does.
+//
+// The interface is assembled by hand, with its type word taken from an
+// interface that Go made: any is two words, the type and a pointer to the
+// value (the runtime's eface; internal/abi.EmptyInterface). TestBoxes
+// checks the values with ==, type switches, reflect and the collector.
+type boxes struct {
+	strs []string
+	nums []float64
+	ints []int
+	arrs [][]any
+	size int // the next slab's length: it grows, so small documents stay small
+}
+
+// eface is the layout of an `any`.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+// typeWord returns the type word of v.
+func typeWord(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
+
+var (
+	stringType = typeWord("")
+	floatType  = typeWord(0.0)
+	intType    = typeWord(0)
+	arrayType  = typeWord([]any(nil))
+)
+
+// makeAny returns the interface of type typ whose value is at data.
+func makeAny(typ, data unsafe.Pointer) (v any) {
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = typ, data
+	return v
+}
+
+// next returns the length of the next slab.
+func (b *boxes) next() int {
+	b.size = min(max(2*b.size, 16), 1024)
+	return b.size
+}
+
+func (b *boxes) str(s string) any {
+	if len(b.strs) == 0 {
+		b.strs = make([]string, b.next())
+	}
+	p := &b.strs[0]
+	*p = s
+	b.strs = b.strs[1:]
+	return makeAny(stringType, unsafe.Pointer(p))
+}
+
+func (b *boxes) float(f float64) any {
+	if len(b.nums) == 0 {
+		b.nums = make([]float64, b.next())
+	}
+	p := &b.nums[0]
+	*p = f
+	b.nums = b.nums[1:]
+	return makeAny(floatType, unsafe.Pointer(p))
+}
+
+func (b *boxes) int(n int) any {
+	if uint(n) < 256 {
+		return n // the runtime's own: no allocation
+	}
+	if len(b.ints) == 0 {
+		b.ints = make([]int, b.next())
+	}
+	p := &b.ints[0]
+	*p = n
+	b.ints = b.ints[1:]
+	return makeAny(intType, unsafe.Pointer(p))
+}
+
+// array boxes an array's slice header (24 bytes).
+func (b *boxes) array(a []any) any {
+	if len(b.arrs) == 0 {
+		b.arrs = make([][]any, b.next())
+	}
+	p := &b.arrs[0]
+	*p = a
+	b.arrs = b.arrs[1:]
+	return makeAny(arrayType, unsafe.Pointer(p))
+}
+
+// reset drops the slabs, so that a decoder kept in the pool does not keep
+// the last decode's values alive.
+func (b *boxes) reset() { *b = boxes{} }
