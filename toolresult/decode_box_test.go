@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestBoxes: values boxed in slabs are values like any others: ==, type

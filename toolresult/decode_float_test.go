@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/jsonmask/jsonmask/internal/corpus"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
