@@ -8,12 +8,23 @@ package reportlog
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/jsonmask/jsonmask/gateway"
 )
 
 // Log logs r as one line with the message msg, the attributes
-// r.LogAttrs() and the level r.Level().
+// r.LogAttrs() and the level r.Level(). It hands the record to the
+// logger's handler itself, without the caller's program counter that
+// Logger.LogAttrs takes on every line (runtime.Callers: a fifth of the
+// line's cost): the line has no "source".
 func Log(logger *slog.Logger, msg string, r gateway.Report) {
-	logger.LogAttrs(context.Background(), r.Level(), msg, r.LogAttrs()...)
+	ctx, level := context.Background(), r.Level()
+	h := logger.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	rec := slog.NewRecord(time.Now(), level, msg, 0)
+	rec.AddAttrs(r.LogAttrs()...)
+	_ = h.Handle(ctx, rec) // as Logger.LogAttrs: a failed write is not the request's
 }
