@@ -49,74 +49,82 @@ func benchBody(size int) []byte {
 // upstream that sends the body with its Content-Length), so the clients'
 // and the upstream's CPU is the same on both sides and cancels in the
 // difference. CPU time is the process's user + system time (getrusage),
-// which a busy machine inflates less than wall time. It reports, per
-// request:
+// which a busy machine inflates less than wall time. Two baselines:
+// base=plain is the tuned proxy of bench/cmd/gatewaywrk (idle connections
+// for the concurrency, no decoding), as in round 2; base=pooled is the
+// same with a pool of copy buffers (httputil.BufferPool), as serve has and
+// as production proxies (Caddy) do, which is the fair one for the
+// gateway's own cost. It reports, per request:
 //
-//	plain-µs   the plain proxy's request
+//	base-µs    the plain proxy's request
 //	serve-µs   serve's request
 //	copy-µs    Mask.Copy on the body alone
-//	extra/copy (serve − plain) / copy: the target is at most 1.2
-//	own/copy   (serve − plain − copy) / copy: what is not masking, against
+//	extra/copy (serve − base) / copy: the target is at most 1.2
+//	own/copy   (serve − base − copy) / copy: what is not masking, against
 //	           masking; the target is at most 0.2
 //
 // The three parts run in turn, rounds of 200, b.N times each. Run it with
-// -benchtime 2000x or more (-count for a spread):
+// -benchtime 4000x or more, and -count for a spread: at 1 KB the
+// difference is a few µs of about 150, within this shared machine's noise
+// from run to run.
 //
-//	go test -run '^$' -bench BenchmarkServeCost -benchtime 2000x ./cmd/jsonmask
+//	go test -run '^$' -bench BenchmarkServeCost -benchtime 4000x -count 5 ./cmd/jsonmask
 func BenchmarkServeCost(b *testing.B) {
 	m := jsonmask.MustCompile(benchMask)
 	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
 		body := benchBody(size)
-		b.Run("size="+humanBytes(size), func(b *testing.B) {
-			_, plain, serve := startBenchProxies(b, body)
-			// Warm both proxies' connections and pools.
-			benchRequests(b, plain, 64)
-			benchRequests(b, serve, 64)
-			rd := bytes.NewReader(body)
-			copies := func(n int) {
-				for range n {
-					rd.Reset(body)
-					if _, err := m.Copy(io.Discard, rd); err != nil {
-						b.Fatal(err)
+		p := startBenchProxies(b, body)
+		for _, base := range []struct{ name, url string }{{"plain", p.plain}, {"pooled", p.pooled}} {
+			b.Run("size="+humanBytes(size)+"/base="+base.name, func(b *testing.B) {
+				// Warm both proxies' connections and pools.
+				benchRequests(b, base.url, 64)
+				benchRequests(b, p.serve, 64)
+				rd := bytes.NewReader(body)
+				copies := func(n int) {
+					for range n {
+						rd.Reset(body)
+						if _, err := m.Copy(io.Discard, rd); err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
-			}
-			b.ResetTimer()
-			// Rounds of each part in turn, so that the three see the same
-			// machine when its load changes.
-			var plainCPU, serveCPU, copyCPU float64
-			for done := 0; done < b.N; {
-				n := min(costRound, b.N-done)
-				plainCPU += cpuTime(func() { benchRequests(b, plain, n) })
-				serveCPU += cpuTime(func() { benchRequests(b, serve, n) })
-				copyCPU += cpuTime(func() { copies(n) })
-				done += n
-			}
-			plainCPU, serveCPU, copyCPU = plainCPU/float64(b.N), serveCPU/float64(b.N), copyCPU/float64(b.N)
-			b.StopTimer()
-			b.ReportMetric(0, "ns/op")
-			b.ReportMetric(plainCPU/1e3, "plain-µs")
-			b.ReportMetric(serveCPU/1e3, "serve-µs")
-			b.ReportMetric(copyCPU/1e3, "copy-µs")
-			b.ReportMetric((serveCPU-plainCPU)/copyCPU, "extra/copy")
-			b.ReportMetric((serveCPU-plainCPU-copyCPU)/copyCPU, "own/copy")
-		})
+				b.ResetTimer()
+				// Rounds of each part in turn, so that the three see the
+				// same machine when its load changes.
+				var baseCPU, serveCPU, copyCPU float64
+				for done := 0; done < b.N; {
+					n := min(costRound, b.N-done)
+					baseCPU += cpuTime(func() { benchRequests(b, base.url, n) })
+					serveCPU += cpuTime(func() { benchRequests(b, p.serve, n) })
+					copyCPU += cpuTime(func() { copies(n) })
+					done += n
+				}
+				baseCPU, serveCPU, copyCPU = baseCPU/float64(b.N), serveCPU/float64(b.N), copyCPU/float64(b.N)
+				b.StopTimer()
+				b.ReportMetric(0, "ns/op")
+				b.ReportMetric(baseCPU/1e3, "base-µs")
+				b.ReportMetric(serveCPU/1e3, "serve-µs")
+				b.ReportMetric(copyCPU/1e3, "copy-µs")
+				b.ReportMetric((serveCPU-baseCPU)/copyCPU, "extra/copy")
+				b.ReportMetric((serveCPU-baseCPU-copyCPU)/copyCPU, "own/copy")
+			})
+		}
 	}
 }
 
 // BenchmarkServe drives one proxy at a time, for a CPU or allocation
 // profile of serve's request path (-cpuprofile, -memprofile) beside the
-// plain proxy's: proxy=serve or proxy=plain, ns/op being the wall time of
-// a request with 4 at once.
+// plain proxies': proxy=serve, proxy=plain or proxy=pooled, ns/op being
+// the wall time of a request with 4 at once.
 func BenchmarkServe(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
 		body := benchBody(size)
 		b.Run("size="+humanBytes(size), func(b *testing.B) {
-			_, plain, serve := startBenchProxies(b, body)
+			ps := startBenchProxies(b, body)
 			for _, p := range []struct {
 				name string
 				url  string
-			}{{"plain", plain}, {"serve", serve}} {
+			}{{"plain", ps.plain}, {"pooled", ps.pooled}, {"serve", ps.serve}} {
 				b.Run("proxy="+p.name, func(b *testing.B) {
 					benchRequests(b, p.url, 64)
 					b.SetBytes(int64(len(body)))
@@ -129,10 +137,16 @@ func BenchmarkServe(b *testing.B) {
 	}
 }
 
+// benchProxies are the URLs of an upstream and of the proxies in front of
+// it.
+type benchProxies struct {
+	upstream, plain, pooled, serve string
+}
+
 // startBenchProxies starts an upstream that answers every request with
-// body, a tuned plain reverse proxy to it and `jsonmask serve -mask` to it,
-// and returns the URL of each.
-func startBenchProxies(b *testing.B, body []byte) (upstream, plain, serve string) {
+// body, the tuned plain reverse proxy to it, the same with a buffer pool,
+// and `jsonmask serve -mask` to it.
+func startBenchProxies(b *testing.B, body []byte) benchProxies {
 	b.Helper()
 	up := benchServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -146,7 +160,9 @@ func startBenchProxies(b *testing.B, body []byte) (upstream, plain, serve string
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns, t.MaxIdleConnsPerHost, t.DisableCompression = 256, 256, true
 	b.Cleanup(t.CloseIdleConnections)
-	plain = benchServer(b, &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(u); pr.SetXForwarded() }, Transport: t})
+	rewrite := func(pr *httputil.ProxyRequest) { pr.SetURL(u); pr.SetXForwarded() }
+	plain := benchServer(b, &httputil.ReverseProxy{Rewrite: rewrite, Transport: t})
+	pooled := benchServer(b, &httputil.ReverseProxy{Rewrite: rewrite, Transport: t, BufferPool: benchBuffers{}})
 
 	// serve as deployed: its server, metrics and one JSON log line per
 	// request (to /dev/null, a write as to a log file).
@@ -169,8 +185,16 @@ func startBenchProxies(b *testing.B, body []byte) (upstream, plain, serve string
 		b.Fatal(err)
 	}
 	b.Cleanup(svc.Close)
-	return up, plain, "http://" + svc.addr + "/items"
+	return benchProxies{up, plain, pooled, "http://" + svc.addr + "/items"}
 }
+
+// benchBuffers is the pooled baseline's httputil.BufferPool.
+type benchBuffers struct{}
+
+var benchBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (benchBuffers) Get() []byte  { return *benchBufferPool.Get().(*[]byte) }
+func (benchBuffers) Put(b []byte) { benchBufferPool.Put(&b) }
 
 // benchServer serves h on a loopback port until the benchmark ends.
 func benchServer(b *testing.B, h http.Handler) string {
