@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -173,9 +174,10 @@ func (m *metrics) prepare(patterns []string) {
 	m.routes.Store(&routes)
 }
 
-// observer turns each request's report into metrics and one log line. The
-// line never holds body content: the report has none.
-func (m *metrics) observer(logger *slog.Logger) func(gateway.Report) {
+// observer turns each request's report into metrics and one log line,
+// written by lines. The line never holds body content: the report has
+// none.
+func (m *metrics) observer(lines *reportlog.Lines) func(gateway.Report) {
 	return func(r gateway.Report) {
 		route := r.Route
 		if route == "" {
@@ -203,7 +205,7 @@ func (m *metrics) observer(logger *slog.Logger) func(gateway.Report) {
 		if r.Outcome == gateway.OutcomeAborted {
 			rm.aborts.Inc()
 		}
-		reportlog.Log(logger, "request", r)
+		lines.Log("request", r)
 	}
 }
 
@@ -267,18 +269,22 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return c, nil
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	// One writer for the logger's lines and the request lines, so that
+	// each line goes out whole.
+	out := &lockedWriter{w: stderr}
+	logger := slog.New(slog.NewJSONHandler(out, nil))
 	m := newMetrics()
+	observe := m.observer(reportlog.NewLines(out))
 	cfg, err := load()
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	h, err := build(cfg, m.observer(logger))
+	h, err := build(cfg, observe)
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
 	m.prepare(routePatterns(cfg))
-	svc, err := startServer(cfg, h, f.h2c, m, logger)
+	svc, err := startServer(cfg, h, f.h2c, m, observe, logger)
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
@@ -315,8 +321,8 @@ type server struct {
 // startServer listens on the config's addresses and serves h. A listen
 // address that is bad or in use is an error ("listen 127.0.0.1:80:
 // address already in use"), which the command reports as a config's.
-func startServer(cfg *config.File, h http.Handler, h2c bool, m *metrics, logger *slog.Logger) (*server, error) {
-	s := &server{errs: make(chan error, 2), observe: m.observer(logger), metrics: m}
+func startServer(cfg *config.File, h http.Handler, h2c bool, m *metrics, observe func(gateway.Report), logger *slog.Logger) (*server, error) {
+	s := &server{errs: make(chan error, 2), observe: observe, metrics: m}
 	s.swap.set(h)
 	var tlsCert *tls.Certificate
 	if cfg.TLSCertFile != "" {
@@ -423,6 +429,18 @@ func (s *server) Close() {
 	if s.admin != nil {
 		s.admin.Close()
 	}
+}
+
+// lockedWriter writes to w one Write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // slogWriter turns net/http's log lines into slog records.

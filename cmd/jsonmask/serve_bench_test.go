@@ -19,6 +19,7 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/config"
+	"github.com/jsonmask/jsonmask/internal/reportlog"
 )
 
 // benchMask keeps about a third of benchBody's bytes, as bench/cmd/gatewaywrk's.
@@ -175,12 +176,13 @@ func startBenchProxies(b *testing.B, body []byte) benchProxies {
 	cfg := &config.File{Listen: "127.0.0.1:0", Upstream: up,
 		Routes: []config.Route{{Match: "/", MaskConfig: config.MaskConfig{Mask: []byte(benchMask)}}}}
 	mt := newMetrics()
-	h, err := build(cfg, mt.observer(logger))
+	observe := mt.observer(reportlog.NewLines(devnull))
+	h, err := build(cfg, observe)
 	if err != nil {
 		b.Fatal(err)
 	}
 	mt.prepare(routePatterns(cfg))
-	svc, err := startServer(cfg, h, false, mt, logger)
+	svc, err := startServer(cfg, h, false, mt, observe, logger)
 	if err != nil {
 		b.Fatal(err)
 	}

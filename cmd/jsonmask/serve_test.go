@@ -13,7 +13,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/jsonmask/jsonmask/config"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/reportlog"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -446,7 +446,7 @@ func TestServeHTTP2(t *testing.T) {
 func TestMetricsObserver(t *testing.T) {
 	m := newMetrics()
 	m.prepare([]string{"GET /a"})
-	obs := m.observer(slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	obs := m.observer(reportlog.NewLines(io.Discard))
 	for _, r := range []gateway.Report{
 		{Route: "GET /a", Outcome: gateway.OutcomeMasked, BytesIn: 10, BytesOut: 4},
 		{Route: "GET /a", Outcome: gateway.OutcomeMasked, BytesIn: 10, BytesOut: 4},

