@@ -13,8 +13,9 @@ import (
 // responses of the routes' requests: Handler around an
 // httputil.ReverseProxy. The proxy sets X-Forwarded-For, -Host and -Proto,
 // streams bodies as they come (it flushes at once for event streams and
-// bodies of unknown length, as httputil.ReverseProxy does), and answers a
-// failed upstream with a 502 problem document. Its transport waits
+// bodies of unknown length, as httputil.ReverseProxy does) through pooled
+// 32 KiB buffers, and answers a failed upstream with a 502 problem
+// document. Its transport waits
 // Limits.ResponseHeaderTimeout for the upstream's header, keeps
 // Limits.MaxIdleConnsPerHost idle connections to it, and never decodes
 // bodies itself (WithTransport replaces it).
