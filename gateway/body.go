@@ -314,7 +314,7 @@ func (b *Body) Close() error {
 		return nil
 	}
 	if b.pipe != nil {
-		if err := b.pipe.finish(); err != nil {
+		if err := b.pipe.endInput(); err != nil {
 			return b.fail(err)
 		}
 	}
@@ -501,7 +501,7 @@ func (f *docFramer) unitDone() bool {
 // all it can, and when it needs more input it yields back. Everything runs
 // in turn, never at the same time as the caller, so dst is written only
 // during a call to Write, Flush or Close. No goroutine is left behind:
-// finish and abort end the coroutine.
+// endInput and abort end the coroutine.
 type decodePipe struct {
 	c     coding
 	b     *Body
@@ -629,8 +629,8 @@ func (p *decodePipe) push(chunk []byte) error {
 	return nil
 }
 
-// finish tells the decoder that the body ended, and waits for it to end.
-func (p *decodePipe) finish() error {
+// endInput tells the decoder that the body ended, and waits for it to end.
+func (p *decodePipe) endInput() error {
 	if !p.done {
 		p.eof = true
 		if _, ok := p.next(); ok {
