@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
 )
 
@@ -60,8 +59,11 @@ func (l *Lines) logAt(t time.Time, msg string, r gateway.Report) {
 	b = append(b, `,"duration_ms":`...)
 	b = appendFloat(b, float64(r.Duration.Microseconds())/1000)
 	if r.Err != nil {
+		// The error as LogAttrs redacts it, its last attribute: the one
+		// place that says what of an error a log line may show.
+		attrs := r.LogAttrs()
 		b = append(b, `,"error":`...)
-		b = appendString(b, jsonmask.Redact(r.Err))
+		b = appendString(b, attrs[len(attrs)-1].Value.String())
 	}
 	b = append(b, "}\n"...)
 	l.w.Write(b) // as slog: a failed write is not the request's
