@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The gateway's figures of issue 26 (item 13), for REPORT.md's gateway
-# section: jsonmask serve against a tuned plain httputil.ReverseProxy, and
+# section: jsonmask serve against a tuned plain httputil.ReverseProxy (with
+# and without a pool of copy buffers), and
 # Caddy + jsonmask against Caddy alone, with wrk, 16 connections, 1 KB,
 # 100 KB and 1 MB bodies, identity and gzip, ROUNDS interleaved rounds of
 # DURATION each: requests per second and the proxy's CPU time per request,
 # beside Mask.Copy's CPU on the same body.
-#   results/gateway-wrk.txt        serve / plain proxy
+#   results/gateway-wrk.txt        serve / plain proxies
 #   results/gateway-wrk-caddy.txt  Caddy + jsonmask / Caddy
 # Needs wrk (apt-get install wrk). Loopback only.
 set -euo pipefail

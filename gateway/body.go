@@ -7,6 +7,7 @@ import (
 	"iter"
 	"mime"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -122,42 +123,95 @@ type Body struct {
 // On a strict mask, the data payloads of an event stream that are not
 // objects are refused, except those of SSEPassthrough (SPEC G2).
 func NewBody(dst io.Writer, m *jsonmask.Mask, h http.Header, limits Limits, opts ...BodyOption) (*Body, error) {
-	c, err := parseCoding(h)
-	if err != nil {
-		return nil, err
-	}
 	bo := bodyOptions{pass: DefaultSSEPassthrough}
 	for _, o := range opts {
 		o(&bo)
 	}
-	lim := limits.resolved()
+	bm, err := newBodyMasks(m, limits.resolved(), bo.pass)
+	if err != nil {
+		return nil, err
+	}
+	return bm.newBody(dst, h)
+}
+
+// bodyMasks are a mask with a body's limits, one for each framing, and
+// what else a Body of a route needs: made once per route by Handler
+// (Mask.With on every response cost six allocations), or per body by
+// NewBody.
+type bodyMasks struct {
+	doc, lines, events *jsonmask.Mask
+	lim                Limits // resolved
+	pass               []string
+}
+
+// newBodyMasks makes the masks of m for lim, which is resolved: resolving
+// it again would read a limit turned off (0) as "the default".
+func newBodyMasks(m *jsonmask.Mask, lim Limits, pass []string) (*bodyMasks, error) {
+	bm := &bodyMasks{lim: lim, pass: pass}
+	var err error
+	if bm.doc, err = m.With(maskLimits(bm.lim, false)...); err != nil {
+		return nil, err
+	}
+	if bm.lines, err = m.With(maskLimits(bm.lim, true)...); err != nil {
+		return nil, err
+	}
+	bm.events = bm.doc // the same options: an event's payload is one document
+	return bm, nil
+}
+
+// newBody is NewBody with the masks made.
+func (bm *bodyMasks) newBody(dst io.Writer, h http.Header) (*Body, error) {
+	c, err := parseCoding(h)
+	if err != nil {
+		return nil, err
+	}
 	b := &Body{}
 	b.out.init(dst, c)
-	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	switch mt {
+	switch mediaType(h.Get("Content-Type")) {
 	case "text/event-stream":
-		em, err := m.With(maskLimits(lim, false)...)
-		if err != nil {
-			return nil, err
-		}
-		b.frame = newEventFramer(em, &b.out, lim, bo.pass)
+		b.frame = newEventFramer(bm.events, &b.out, bm.lim, bm.pass)
 	case "application/x-ndjson", "application/jsonl":
-		nm, err := m.With(maskLimits(lim, true)...)
-		if err != nil {
-			return nil, err
-		}
-		b.frame = &docFramer{w: nm.NewWriter(windowWriter{&b.out}), lines: true}
+		b.frame = &docFramer{w: bm.lines.NewWriter(windowWriter{&b.out}), lines: true}
 	default:
-		dm, err := m.With(maskLimits(lim, false)...)
-		if err != nil {
-			return nil, err
-		}
-		b.frame = &docFramer{w: dm.NewWriter(windowWriter{&b.out})}
+		b.frame = &docFramer{w: bm.doc.NewWriter(windowWriter{&b.out})}
 	}
 	if c != identity {
-		b.pipe = newDecodePipe(c, b, lim)
+		b.pipe = newDecodePipe(c, b, bm.lim)
 	}
 	return b, nil
+}
+
+// mediaType is the media type of a Content-Type, as mime.ParseMediaType
+// reads it: without its allocations for the common values that are
+// already in its form ("application/json", with or without
+// "; charset=utf-8").
+func mediaType(ct string) string {
+	t, params, cut := strings.Cut(ct, ";")
+	if isLowerMediaType(t) && (!cut || params == " charset=utf-8" || params == "charset=utf-8") {
+		return t
+	}
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt
+}
+
+// isLowerMediaType reports whether t is type "/" subtype, both tokens of
+// lower-case letters, digits and "-.+_", which mime.ParseMediaType returns
+// as they are.
+func isLowerMediaType(t string) bool {
+	slash := strings.IndexByte(t, '/')
+	if slash <= 0 || slash == len(t)-1 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case i == slash:
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '.', c == '+', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // A BodyOption changes what NewBody does.
@@ -260,7 +314,7 @@ func (b *Body) Close() error {
 		return nil
 	}
 	if b.pipe != nil {
-		if err := b.pipe.finish(); err != nil {
+		if err := b.pipe.endInput(); err != nil {
 			return b.fail(err)
 		}
 	}
@@ -447,7 +501,7 @@ func (f *docFramer) unitDone() bool {
 // all it can, and when it needs more input it yields back. Everything runs
 // in turn, never at the same time as the caller, so dst is written only
 // during a call to Write, Flush or Close. No goroutine is left behind:
-// finish and abort end the coroutine.
+// endInput and abort end the coroutine.
 type decodePipe struct {
 	c     coding
 	b     *Body
@@ -575,8 +629,8 @@ func (p *decodePipe) push(chunk []byte) error {
 	return nil
 }
 
-// finish tells the decoder that the body ended, and waits for it to end.
-func (p *decodePipe) finish() error {
+// endInput tells the decoder that the body ended, and waits for it to end.
+func (p *decodePipe) endInput() error {
 	if !p.done {
 		p.eof = true
 		if _, ok := p.next(); ok {

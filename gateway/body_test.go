@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"testing"
@@ -351,4 +352,20 @@ func TestCodedSizeOfSmallOutput(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzMediaType: the media type that chooses a body's framing (SPEC G2)
+// is what mime.ParseMediaType reads, fast path or not.
+func FuzzMediaType(f *testing.F) {
+	for _, ct := range []string{"", "application/json", "application/json; charset=utf-8", "application/json;charset=utf-8",
+		"Text/Event-Stream", "text/event-stream ", " text/event-stream", "text/event-stream; charset=UTF-8",
+		"application/x-ndjson", "application/jsonl;", "text/event-stream;x", "a/b/c", "/json", "text/"} {
+		f.Add(ct)
+	}
+	f.Fuzz(func(t *testing.T, ct string) {
+		want, _, _ := mime.ParseMediaType(ct)
+		if got := mediaType(ct); got != want {
+			t.Fatalf("%q: mediaType %q, mime.ParseMediaType %q", ct, got, want)
+		}
+	})
 }

@@ -153,7 +153,25 @@ func newHandler(routes *Routes, opts []Option) *handler {
 	if routes == nil {
 		routes, _ = NewRoutes(nil)
 	}
-	return &handler{routes: routes, cfg: c}
+	h := &handler{routes: routes, cfg: c, bodies: make(map[*Route]routeBody, len(routes.routes))}
+	for i := range routes.routes {
+		rt := &routes.routes[i]
+		pass := DefaultSSEPassthrough
+		if rt.SSEPassthrough != nil {
+			pass = rt.SSEPassthrough
+		}
+		bm, err := newBodyMasks(rt.Mask, c.limits, pass)
+		h.bodies[rt] = routeBody{bm, err}
+	}
+	return h
+}
+
+// routeBody is what a route's masked bodies are made with, made once: its
+// masks with the handler's limits, or why they cannot be (every body of
+// the route is then refused).
+type routeBody struct {
+	masks *bodyMasks
+	err   error
 }
 
 // A NextFunc is the rest of a server's handler chain, in the form of
@@ -196,6 +214,7 @@ type handler struct {
 	next   NextFunc // Handler's next, which never fails
 	routes *Routes
 	cfg    *config
+	bodies map[*Route]routeBody // of every route of routes
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -226,7 +245,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, next NextFunc) (
 		return nil
 	}
 	rep.Path = d.Path
-	r2.Header = r.Header.Clone()
+	r2.Header = shallowClone(r.Header)
 	FixRequestHeader(r2.Header, d.Route != nil)
 	if d.Route == nil {
 		pw := &passWriter{ResponseWriter: w}
@@ -239,13 +258,27 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, next NextFunc) (
 		return next(pw, r2)
 	}
 	rep.Route = d.Route.Pattern
-	mw := &maskWriter{w: w, h: make(http.Header), route: d.Route, cfg: h.cfg, method: r.Method}
+	mw := &maskWriter{w: w, h: make(http.Header), route: d.Route, body: h.bodies[d.Route], method: r.Method}
 	p, err := serveMasked(mw, r2, next)
 	mw.report(&rep)
 	if p != nil {
 		panic(p)
 	}
 	return err
+}
+
+// shallowClone is a copy of h that can be changed by Set and Del without
+// changing h: its values are h's slices, which FixRequestHeader never
+// writes into (Header.Clone copies each of them too).
+func shallowClone(h http.Header) http.Header {
+	if h == nil {
+		return make(http.Header)
+	}
+	c := make(http.Header, len(h)+1)
+	for k, vv := range h {
+		c[k] = vv
+	}
+	return c
 }
 
 // serveMasked runs next with mw, and returns what serve must panic with:
@@ -255,58 +288,84 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, next NextFunc) (
 func serveMasked(mw *maskWriter, r *http.Request, next NextFunc) (repanic any, nextErr error) {
 	defer func() {
 		if p := recover(); p != nil {
-			mw.panicked()
-			if mw.aborted || p != http.ErrAbortHandler {
+			mw.handlerBroke()
+			if mw.state == stateAborted || p != http.ErrAbortHandler {
 				repanic = p
 			}
 		}
 	}()
 	if err := next(mw, r); err != nil {
-		switch {
-		case mw.status == 0, mw.mode == modePass:
+		if mw.state == stateNew || mw.state == statePass {
 			// Nothing of a masked body was written: the server answers.
 			return nil, err
 		}
-		mw.panicked() // a body cut short, as by a broken upstream
+		mw.handlerBroke() // a body cut short, as by a broken upstream
 	} else {
-		mw.finish()
+		mw.handlerReturned()
 	}
-	if mw.aborted {
+	if mw.state == stateAborted {
 		return http.ErrAbortHandler, nil
 	}
 	return nil, nil
 }
 
-// mode is what a maskWriter does with the body.
-type mode uint8
+// state is where a maskWriter is with its response. Its map, by the event
+// that moves it (a state not named stays; a body that fails is fail):
+//
+//	stateNew     WriteHeader, a status to mask       -> stateMask
+//	             WriteHeader, a status passed (HEAD,
+//	             304, 204, not listed): commit       -> statePass
+//	             WriteHeader, a status refused (206,
+//	             101), or no masks for the route     -> stateRefused
+//	             Write or Flush first                -> WriteHeader(200)
+//	             handlerReturned                     -> WriteHeader(200)
+//	             handlerBroke                        -> stateProblem
+//	stateMask    the first masked byte: commit       -> stateMaskSent
+//	             handlerReturned, body ends: commit  -> stateMaskSent
+//	             fail, handlerBroke                  -> stateProblem
+//	stateMaskSent fail, handlerBroke                 -> stateAborted
+//	statePass    handlerBroke                        -> stateAborted
+//	stateRefused handlerReturned, handlerBroke       -> stateProblem
+//
+// stateProblem and stateAborted are ends: nothing more is written. The
+// status line and header reached w in statePass, stateMaskSent,
+// stateAborted and stateProblem (sent).
+type state uint8
 
 const (
-	modeUndecided mode = iota // no status yet
-	modePass                  // not masked: bytes go straight through
-	modeMask                  // through a Body
-	modeRefused               // refused at WriteHeader: a 502 at the end
-	modeFailed                // ended: a 502 was sent, or the response is aborted
+	stateNew      state = iota // no status yet
+	statePass                  // not masked: sent, and bytes go straight through
+	stateMask                  // masking into a Body; nothing sent yet, a 502 is still possible
+	stateMaskSent              // masking; the status and header went out with the first masked bytes
+	stateRefused               // refused at WriteHeader: bytes are read and dropped, a 502 at the end
+	stateProblem               // ended with a 502 problem document, no byte of the body sent
+	stateAborted               // ended after bytes were sent: the response must be aborted
 )
+
+// sent reports whether the status line and header went to w.
+func (s state) sent() bool {
+	return s == statePass || s == stateMaskSent || s == stateProblem || s == stateAborted
+}
+
+// ended reports whether the response ended, with a 502 or an abort.
+func (s state) ended() bool { return s == stateProblem || s == stateAborted }
 
 // maskWriter is the ResponseWriter of a masked route.
 type maskWriter struct {
-	w       http.ResponseWriter
-	h       http.Header // the handler's header, sent at commit
-	route   *Route
-	cfg     *config
-	method  string
-	status  int
-	mode    mode
-	body    *Body
-	sent    bool  // the status line went to w
-	err     error // why the body was refused or aborted
-	in, out int64
-	took    time.Duration
-	aborted bool  // the response must be aborted
-	upErr   error // the upstream failed: what is written is the gateway's 502
-	sentAs  int   // the status the client got
-	masked  bool  // the body went through a Body
-	rc      *http.ResponseController
+	w      http.ResponseWriter
+	h      http.Header // the handler's header, sent at commit
+	route  *Route
+	body   routeBody // what the Body is made with
+	method string
+	status int // the handler's status; 0 before WriteHeader
+	state  state
+	b      *Body // in stateMask and stateMaskSent, and after
+	err    error // why the body was refused or the response ended
+	upErr  error // the upstream failed: what is written is the gateway's 502
+	in     int64 // body bytes read from the handler
+	out    int64 // body bytes sent
+	took   time.Duration
+	rc     *http.ResponseController
 }
 
 // flushW flushes the underlying writer.
@@ -342,51 +401,55 @@ func (m *maskWriter) WriteHeader(code int) {
 	case Refuse:
 		m.refuse(err)
 	case FixHeader:
-		m.mode = modePass
 		m.commit(true)
+		m.state = statePass
 	case Pass:
-		m.mode = modePass
 		m.commit(false)
+		m.state = statePass
 	case Mask:
-		b, err := NewBody(sink{m}, m.route.Mask, m.h, m.cfg.limits, SSEPassthrough(m.route.SSEPassthrough))
+		if m.body.err != nil {
+			m.refuse(m.body.err)
+			return
+		}
+		b, err := m.body.masks.newBody(sink{m}, m.h)
 		if err != nil {
 			m.refuse(err)
 			return
 		}
-		m.mode, m.body, m.masked = modeMask, b, true
+		m.state, m.b = stateMask, b
 	}
 }
 
 func (m *maskWriter) refuse(err error) {
-	m.mode, m.err = modeRefused, err
+	m.state, m.err = stateRefused, err
 }
 
 func (m *maskWriter) upstreamFailed(err error) { m.upErr = err }
 
 func (m *maskWriter) Write(p []byte) (int, error) {
-	if m.status == 0 {
+	if m.state == stateNew {
 		m.WriteHeader(http.StatusOK)
 	}
-	switch m.mode {
-	case modePass:
+	switch m.state {
+	case statePass:
 		n, err := m.w.Write(p)
 		if m.upErr == nil {
 			m.in += int64(n)
 		}
 		m.out += int64(n)
 		return n, err
-	case modeMask:
+	case stateMask, stateMaskSent:
 		// Counted as read, whether the masking takes them or fails on
 		// them.
 		m.in += int64(len(p))
 		t := time.Now()
-		n, err := m.body.Write(p)
+		n, err := m.b.Write(p)
 		m.took += time.Since(t)
 		if err != nil {
 			m.fail(err)
 		}
 		return n, err
-	case modeRefused:
+	case stateRefused:
 		m.in += int64(len(p)) // read, and refused
 	}
 	return 0, m.err
@@ -397,15 +460,15 @@ func (m *maskWriter) Flush() { m.FlushError() }
 
 // FlushError is Flush, for http.ResponseController.
 func (m *maskWriter) FlushError() error {
-	if m.status == 0 {
+	if m.state == stateNew {
 		m.WriteHeader(http.StatusOK)
 	}
-	switch m.mode {
-	case modePass:
+	switch m.state {
+	case statePass:
 		return m.flushW()
-	case modeMask:
+	case stateMask, stateMaskSent:
 		t := time.Now()
-		err := m.body.Flush()
+		err := m.b.Flush()
 		m.took += time.Since(t)
 		if err != nil {
 			m.fail(err)
@@ -417,11 +480,17 @@ func (m *maskWriter) FlushError() error {
 
 // commit sends the status line and the header, fixed per SPEC G4 when fix
 // is set (a masked body, or HEAD and 304 on a masked route). Trailers are
-// left for the end.
+// left for the end. The caller moves to the state that follows.
 func (m *maskWriter) commit(fix bool) {
 	dst := m.w.Header()
 	clear(dst)
-	copyHeader(dst, m.h)
+	// The handler's slices are shared, not copied: net/http (HTTP/1 and
+	// HTTP/2) takes its own copy of the header when the status is written,
+	// and a handler that changes its header afterwards replaces slices
+	// (Set, Add), it does not write into them.
+	for k, vv := range m.h {
+		dst[k] = vv
+	}
 	for _, k := range trailerKeys(m.h) {
 		dst.Del(k)
 	}
@@ -429,31 +498,32 @@ func (m *maskWriter) commit(fix bool) {
 		FixResponseHeader(dst)
 	}
 	m.w.WriteHeader(m.status)
-	m.sent, m.sentAs = true, m.status
 }
 
-// finish ends the response after the handler returned.
-func (m *maskWriter) finish() {
-	if m.status == 0 {
+// handlerReturned ends the response after the handler returned without
+// an error.
+func (m *maskWriter) handlerReturned() {
+	if m.state == stateNew {
 		m.WriteHeader(http.StatusOK) // net/http would send a 200 with no body
 	}
-	switch m.mode {
-	case modeMask:
+	switch m.state {
+	case stateMask, stateMaskSent:
 		t := time.Now()
-		err := m.body.Close()
+		err := m.b.Close()
 		m.took += time.Since(t)
 		if err != nil {
 			m.fail(err)
 			break
 		}
-		if !m.sent {
+		if m.state == stateMask {
 			m.commit(true)
+			m.state = stateMaskSent
 		}
-		m.out = m.body.Written()
-	case modeRefused:
+		m.out = m.b.Written()
+	case stateRefused:
 		m.fail(m.err)
 	}
-	if m.mode != modeFailed {
+	if !m.state.ended() {
 		m.trailers()
 	}
 }
@@ -461,35 +531,37 @@ func (m *maskWriter) finish() {
 // fail ends a masked body that went wrong: a 502 if nothing was sent, an
 // abort if bytes were (SPEC G5).
 func (m *maskWriter) fail(err error) {
-	if m.mode == modeFailed {
+	if m.state.ended() {
 		return
 	}
-	m.mode, m.err = modeFailed, err
-	if m.body != nil {
-		m.out = m.body.Written()
-		m.body.Abort(err)
+	sent := m.state.sent()
+	m.err = err
+	if m.b != nil {
+		m.out = m.b.Written()
+		m.b.Abort(err)
 	}
-	if m.sent {
-		m.aborted = true
+	if sent {
+		m.state = stateAborted
 		return
 	}
+	m.state = stateProblem
 	clear(m.w.Header())
 	writeProblem(m.w, http.StatusBadGateway, err)
-	m.sent, m.sentAs = true, http.StatusBadGateway
 }
 
-// panicked handles a panic of the handler: the reverse proxy panics with
-// http.ErrAbortHandler when the upstream's body fails midway.
-func (m *maskWriter) panicked() {
+// handlerBroke ends the response of a handler that panicked or returned
+// an error: the reverse proxy panics with http.ErrAbortHandler when the
+// upstream's body fails midway.
+func (m *maskWriter) handlerBroke() {
 	var err error = &Error{Offset: m.in, msg: "upstream body failed before its end", err: ErrUpstream}
-	switch m.mode {
-	case modePass: // sent at WriteHeader: net/http aborts it
-		m.err, m.aborted = err, true
+	switch m.state {
+	case statePass: // sent at WriteHeader: net/http aborts it
+		m.err, m.state = err, stateAborted
 		return
-	case modeRefused:
+	case stateRefused:
 		err = m.err
 	}
-	problem := !m.sent
+	problem := !m.state.sent()
 	m.fail(err)
 	if problem {
 		m.flushW()
@@ -505,7 +577,7 @@ func (m *maskWriter) trailers() {
 	}
 	dst := m.w.Header()
 	for _, k := range keys {
-		if m.mode == modeMask && isBodyHeader(k) {
+		if m.state == stateMaskSent && isBodyHeader(k) {
 			continue
 		}
 		if vv, ok := m.h[k]; ok {
@@ -514,16 +586,27 @@ func (m *maskWriter) trailers() {
 	}
 }
 
+// sentStatus is the status the client got, 0 if none.
+func (m *maskWriter) sentStatus() int {
+	switch m.state {
+	case statePass, stateMaskSent, stateAborted:
+		return m.status
+	case stateProblem:
+		return http.StatusBadGateway
+	}
+	return 0
+}
+
 func (m *maskWriter) report(rep *Report) {
-	rep.Status, rep.BytesIn, rep.BytesOut, rep.MaskTime, rep.Err = m.sentAs, m.in, m.out, m.took, m.err
+	rep.Status, rep.BytesIn, rep.BytesOut, rep.MaskTime, rep.Err = m.sentStatus(), m.in, m.out, m.took, m.err
 	switch {
 	case m.upErr != nil:
 		rep.Outcome, rep.Err = OutcomeUpstreamError, m.upErr
-	case m.aborted:
+	case m.state == stateAborted:
 		rep.Outcome = OutcomeAborted
 	case m.err != nil:
 		rep.Outcome = OutcomeRefused
-	case m.masked:
+	case m.state == stateMaskSent:
 		rep.Outcome = OutcomeMasked
 	default:
 		rep.Outcome = OutcomeUnmasked
@@ -535,14 +618,15 @@ func (m *maskWriter) report(rep *Report) {
 type sink struct{ m *maskWriter }
 
 func (s sink) Write(p []byte) (int, error) {
-	if !s.m.sent {
+	if s.m.state == stateMask {
 		s.m.commit(true)
+		s.m.state = stateMaskSent
 	}
 	return s.m.w.Write(p)
 }
 
 func (s sink) Flush() error {
-	if !s.m.sent {
+	if s.m.state == stateMask {
 		return nil // the status waits for the first byte: a 502 is still possible
 	}
 	err := s.m.flushW()

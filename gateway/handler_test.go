@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/klauspost/compress/gzip"
 )
 
 // serveHandler serves Handler(next) on a real server and returns its URL
@@ -326,6 +328,60 @@ func TestMiddlewareErrors(t *testing.T) {
 			}
 			if c.errBack && !errors.Is(rep.Err, errNext) {
 				t.Errorf("report's error %v", rep.Err)
+			}
+		})
+	}
+}
+
+// TestHandlerLimitsOff: a limit that WithLimits turns off (-1) stays off:
+// a gzip body that decodes to 4 MiB at a ratio of about 1000, over the
+// default MaxRatio, is masked when MaxRatio is -1 (it was refused: the
+// handler resolved the limits twice, and the second time took 0, "off",
+// for "default").
+func TestHandlerLimitsOff(t *testing.T) {
+	body := gzipFill(`{"id":1,"pad":"`, ' ', 4<<20)
+	var end bytes.Buffer
+	zw := gzip.NewWriter(&end)
+	zw.Write([]byte(`","secret":"` + canary + `"}`))
+	zw.Close()
+	body = append(body, end.Bytes()...)
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(body)
+	})
+	mask := jsonmask.MustCompile(`{"id":true}`)
+	for _, c := range []struct {
+		name   string
+		limits Limits
+		status int
+	}{{"Default", Limits{}, http.StatusBadGateway}, {"RatioOff", Limits{MaxRatio: -1}, http.StatusOK}} {
+		t.Run(c.name, func(t *testing.T) {
+			url, cl := serveHandler(t, next, []Route{{Pattern: "/", Mask: mask}}, WithLimits(c.limits))
+			req, _ := http.NewRequest("GET", url+"/x", nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := cl.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			coded, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, c.status)
+			}
+			if c.status != http.StatusOK {
+				return
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(coded))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil || string(got) != `{"id":1}` {
+				t.Fatalf("%q %v", got, err)
 			}
 		})
 	}

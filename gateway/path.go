@@ -38,6 +38,33 @@ func cleanPath(escaped string) (clean string, err error) {
 	if !strings.HasPrefix(escaped, "/") {
 		return escaped, nil
 	}
+	if isClean(escaped) {
+		return escaped, nil
+	}
+	return cleanPathSlow(escaped)
+}
+
+// isClean reports whether cleanPath would return the escaped path p as it
+// is, without looking at it byte by byte twice: p has no escape, no
+// backslash or NUL, no ';' (parameters, which a dot segment may hide
+// behind), no empty segment and no segment that starts with a dot.
+// FuzzCleanPath compares it with cleanPathSlow.
+func isClean(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '%', '\\', 0, ';':
+			return false
+		case '/':
+			if i+1 < len(p) && (p[i+1] == '/' || p[i+1] == '.') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cleanPathSlow is cleanPath for a path that is not clean already.
+func cleanPathSlow(escaped string) (clean string, err error) {
 	// Pass 1: escapes, byte by byte, into b.
 	b := make([]byte, 0, len(escaped))
 	for i := 0; i < len(escaped); i++ {
@@ -109,6 +136,14 @@ func matchPath(clean string, caseSensitive bool) string {
 	if !strings.HasPrefix(clean, "/") {
 		return clean
 	}
+	if isMatchPath(clean, caseSensitive) {
+		return clean
+	}
+	return matchPathSlow(clean, caseSensitive)
+}
+
+// matchPathSlow is matchPath for a path that must change.
+func matchPathSlow(clean string, caseSensitive bool) string {
 	var b []byte
 	if strings.IndexByte(clean, ';') < 0 && strings.IndexByte(clean, '%') < 0 {
 		b = []byte(clean)
@@ -138,6 +173,24 @@ func matchPath(clean string, caseSensitive bool) string {
 		lowerASCII(b)
 	}
 	return string(b)
+}
+
+// isMatchPath reports whether matchPath would return the clean path p as
+// it is: it has no ';' or escape, no trailing slash (but "/"), and no
+// upper-case letter unless caseSensitive.
+func isMatchPath(p string, caseSensitive bool) bool {
+	if len(p) > 1 && p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == ';', c == '%':
+			return false
+		case 'A' <= c && c <= 'Z' && !caseSensitive:
+			return false
+		}
+	}
+	return true
 }
 
 // trimEncodedSpace removes the escapes of whitespace (%09 to %0D, %20) at

@@ -13,8 +13,9 @@ import (
 // responses of the routes' requests: Handler around an
 // httputil.ReverseProxy. The proxy sets X-Forwarded-For, -Host and -Proto,
 // streams bodies as they come (it flushes at once for event streams and
-// bodies of unknown length, as httputil.ReverseProxy does), and answers a
-// failed upstream with a 502 problem document. Its transport waits
+// bodies of unknown length, as httputil.ReverseProxy does) through pooled
+// 32 KiB buffers, and answers a failed upstream with a 502 problem
+// document. Its transport waits
 // Limits.ResponseHeaderTimeout for the upstream's header, keeps
 // Limits.MaxIdleConnsPerHost idle connections to it, and never decodes
 // bodies itself (WithTransport replaces it).
@@ -41,6 +42,10 @@ func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Han
 			pr.SetXForwarded()
 		},
 		Transport: t,
+		// The copy buffer of each response from a pool, not 32 KiB made
+		// per request: at small bodies the allocation, and the garbage
+		// collections it brings, cost more than the copy.
+		BufferPool: proxyBuffers{},
 		// Failures reach the client as 502s and the observer as outcomes:
 		// nothing for a log of the proxy's own.
 		ErrorLog: log.New(io.Discard, "", 0),
@@ -57,4 +62,17 @@ func NewReverseProxy(upstream *url.URL, routes *Routes, opts ...Option) http.Han
 		},
 	}
 	return Handler(rp, routes, opts...)
+}
+
+// proxyBuffers is the reverse proxy's httputil.BufferPool: copyBufs, the
+// decoders' 32 KiB buffers.
+type proxyBuffers struct{}
+
+func (proxyBuffers) Get() []byte { return *copyBufs.Get().(*[]byte) }
+
+func (proxyBuffers) Put(b []byte) {
+	if cap(b) == 32<<10 {
+		b = b[:cap(b)]
+		copyBufs.Put(&b)
+	}
 }

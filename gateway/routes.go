@@ -238,6 +238,14 @@ func (rs *Routes) matchPattern(p string) (pattern, method string) {
 // canonicalHost is a host as routes compare it (SPEC G8): in lower case,
 // without the trailing dot of a fully qualified name; a port stays.
 func canonicalHost(host string) string {
+	if isCanonicalHost(host) {
+		return host
+	}
+	return canonicalHostSlow(host)
+}
+
+// canonicalHostSlow is canonicalHost for a host that must change.
+func canonicalHostSlow(host string) string {
 	b := []byte(host)
 	lowerASCII(b)
 	h, port := b, []byte(nil)
@@ -246,6 +254,20 @@ func canonicalHost(host string) string {
 	}
 	h = bytes.TrimSuffix(h, []byte("."))
 	return string(h) + string(port)
+}
+
+// isCanonicalHost reports whether canonicalHost would return host as it
+// is: no upper-case letter and no dot before the port or the end.
+func isCanonicalHost(host string) bool {
+	for i := 0; i < len(host); i++ {
+		switch c := host[i]; {
+		case 'A' <= c && c <= 'Z':
+			return false
+		case c == '.' && (i+1 == len(host) || host[i+1] == ':'):
+			return false
+		}
+	}
+	return true
 }
 
 // A Decision is what Routes.Match found for a request.
@@ -394,20 +416,45 @@ func (rs *Routes) find(method, host, p string) *Route {
 // slash first, then with one, so that "/v1/items/" matches "/v1/items" and
 // "/v1/items" matches the subtree pattern "/v1/items/".
 func (rs *Routes) mux1(method, host, p string) *Route {
-	for _, path := range []string{p, p + "/"} {
-		if path == "//" {
-			continue
-		}
-		u, err := url.Parse(path)
-		if err != nil {
+	if rt := rs.mux2(method, host, p); rt != nil || p == "/" {
+		return rt
+	}
+	return rs.mux2(method, host, p+"/")
+}
+
+// mux2 asks the mux for the route of one path.
+func (rs *Routes) mux2(method, host, path string) *Route {
+	u := &url.URL{Path: path}
+	if !plainPath(path) {
+		var err error
+		if u, err = url.Parse(path); err != nil {
 			return nil
 		}
-		h, _ := rs.mux.Handler(&http.Request{Method: method, Host: host, URL: u})
-		if i, ok := h.(routeIndex); ok {
-			return &rs.routes[i]
-		}
+	}
+	h, _ := rs.mux.Handler(&http.Request{Method: method, Host: host, URL: u})
+	if i, ok := h.(routeIndex); ok {
+		return &rs.routes[i]
 	}
 	return nil
+}
+
+// plainPath reports whether url.Parse would read path as a URL whose Path
+// is path and whose RawPath is empty: letters, digits and the bytes that
+// net/url leaves unescaped in a path ("-._~$&+,/:;=@"), and not "//" first
+// (an authority). FuzzPlainPath checks it.
+func plainPath(path string) bool {
+	if strings.HasPrefix(path, "//") {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._~$&+,/:;=@", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // stripFormat returns p without the format suffix of its last segment

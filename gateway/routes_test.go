@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -83,6 +84,18 @@ func FuzzCleanPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		clean, err := cleanPath(in)
+		if strings.HasPrefix(in, "/") {
+			// The fast paths say what the slow ones do.
+			slow, errSlow := cleanPathSlow(in)
+			if slow != clean || (err == nil) != (errSlow == nil) {
+				t.Fatalf("%q: cleanPath %q %v, cleanPathSlow %q %v", in, clean, err, slow, errSlow)
+			}
+			for _, cs := range []bool{false, true} {
+				if got, want := matchPath(slow, cs), matchPathSlow(slow, cs); err == nil && got != want {
+					t.Fatalf("%q (case sensitive %v): matchPath %q, matchPathSlow %q", slow, cs, got, want)
+				}
+			}
+		}
 		if err != nil || !strings.HasPrefix(in, "/") {
 			return
 		}
@@ -327,4 +340,38 @@ func TestTreat(t *testing.T) {
 			t.Errorf("%s %d (statuses %v): %v, %v; want %v", c.method, c.status, c.rt.Statuses, got, err, c.want)
 		}
 	}
+}
+
+// FuzzPlainPath: a path that plainPath passes is read by url.Parse as
+// itself, so that the mux matches what it would have matched parsed.
+func FuzzPlainPath(f *testing.F) {
+	for _, c := range pathCases {
+		f.Add(c.in)
+		f.Add(c.clean)
+	}
+	f.Add("/a#b")
+	f.Add("/a?b")
+	f.Add("//x")
+	f.Fuzz(func(t *testing.T, path string) {
+		if !strings.HasPrefix(path, "/") || !plainPath(path) {
+			return
+		}
+		u, err := url.Parse(path)
+		if err != nil || u.Path != path || u.RawPath != "" || u.Host != "" || u.Opaque != "" {
+			t.Fatalf("%q: url.Parse gives %#v, %v", path, u, err)
+		}
+	})
+}
+
+// FuzzCanonicalHost: the fast path of canonicalHost says what the slow
+// one does.
+func FuzzCanonicalHost(f *testing.F) {
+	for _, h := range []string{"", "api.example.com", "API.example.com", "api.example.com.", "api.example.com.:8080", "[::1]:80", "[::1.]", "a..", "x.:"} {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		if got, want := canonicalHost(host), canonicalHostSlow(host); got != want {
+			t.Fatalf("%q: canonicalHost %q, canonicalHostSlow %q", host, got, want)
+		}
+	})
 }

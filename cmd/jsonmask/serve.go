@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -76,6 +77,16 @@ func build(c *config.File, obs func(gateway.Report)) (http.Handler, error) {
 	return gateway.NewReverseProxy(u, rs, gateway.WithLimits(c.Limits.Gateway()), gateway.WithObserver(obs)), nil
 }
 
+// routePatterns are the patterns of c's routes: the route labels of its
+// metrics.
+func routePatterns(c *config.File) []string {
+	p := make([]string, len(c.Routes))
+	for i, r := range c.Routes {
+		p[i] = r.Match
+	}
+	return p
+}
+
 // serveFlags are serve's own flags.
 type serveFlags struct {
 	config, listen, admin, upstream, mask string
@@ -90,6 +101,22 @@ type metrics struct {
 	bytesIn, bytesOut   *prometheus.CounterVec
 	maskTime, durations *prometheus.HistogramVec
 	aborts              *prometheus.CounterVec
+	// routes are the metrics of the config's routes, resolved when the
+	// config is built (prepare): a request looks its route up once instead
+	// of hashing its labels for each metric.
+	routes atomic.Pointer[map[string]*routeMetrics]
+}
+
+// outcomes are the outcomes a request's metrics count, in the order of
+// routeMetrics.requests.
+var outcomes = [...]gateway.Outcome{gateway.OutcomeUnmatched, gateway.OutcomeUnmasked, gateway.OutcomeMasked,
+	gateway.OutcomeRefused, gateway.OutcomeAborted, gateway.OutcomeBadRequest, gateway.OutcomeUpstreamError}
+
+// routeMetrics are the metrics of one route label.
+type routeMetrics struct {
+	requests                  [len(outcomes)]prometheus.Counter
+	bytesIn, bytesOut, aborts prometheus.Counter
+	maskTime, duration        prometheus.Observer
 }
 
 func newMetrics() *metrics {
@@ -116,28 +143,69 @@ func newMetrics() *metrics {
 	}, []string{"route"})
 	m.reg.MustRegister(m.requests, m.bytesIn, m.bytesOut, m.maskTime, m.durations, m.aborts,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.routes.Store(&map[string]*routeMetrics{})
 	return m
 }
 
-// observer turns each request's report into metrics and one log line. The
-// line never holds body content: the report has none.
-func (m *metrics) observer(logger *slog.Logger) func(gateway.Report) {
+// noRoute is the route label of a request that matched no route.
+const noRoute = "(none)"
+
+// resolve returns the metrics of a route label, which every outcome of it
+// then shows, at 0 until counted.
+func (m *metrics) resolve(route string) *routeMetrics {
+	rm := &routeMetrics{
+		bytesIn: m.bytesIn.WithLabelValues(route), bytesOut: m.bytesOut.WithLabelValues(route),
+		aborts: m.aborts.WithLabelValues(route), maskTime: m.maskTime.WithLabelValues(route),
+		duration: m.durations.WithLabelValues(route),
+	}
+	for i, o := range outcomes {
+		rm.requests[i] = m.requests.WithLabelValues(route, string(o))
+	}
+	return rm
+}
+
+// prepare resolves the metrics of the route patterns of a config being
+// built, and of noRoute, for the observer.
+func (m *metrics) prepare(patterns []string) {
+	routes := make(map[string]*routeMetrics, len(patterns)+1)
+	for _, p := range append(patterns, noRoute) {
+		routes[p] = m.resolve(p)
+	}
+	m.routes.Store(&routes)
+}
+
+// observer turns each request's report into metrics and one log line,
+// written by lines. The line never holds body content: the report has
+// none.
+func (m *metrics) observer(lines *reportlog.Lines) func(gateway.Report) {
 	return func(r gateway.Report) {
 		route := r.Route
 		if route == "" {
-			route = "(none)"
+			route = noRoute
 		}
-		m.requests.WithLabelValues(route, string(r.Outcome)).Inc()
-		m.bytesIn.WithLabelValues(route).Add(float64(r.BytesIn))
-		m.bytesOut.WithLabelValues(route).Add(float64(r.BytesOut))
-		m.durations.WithLabelValues(route).Observe(r.Duration.Seconds())
+		rm := (*m.routes.Load())[route]
+		if rm == nil { // a request of a config that a reload replaced
+			rm = m.resolve(route)
+		}
+		for i, o := range outcomes {
+			if o == r.Outcome {
+				rm.requests[i].Inc()
+				break
+			}
+			if i == len(outcomes)-1 {
+				m.requests.WithLabelValues(route, string(r.Outcome)).Inc()
+			}
+		}
+		rm.bytesIn.Add(float64(r.BytesIn))
+		rm.bytesOut.Add(float64(r.BytesOut))
+		rm.duration.Observe(r.Duration.Seconds())
 		if r.Outcome == gateway.OutcomeMasked || r.Outcome == gateway.OutcomeAborted || r.Outcome == gateway.OutcomeRefused {
-			m.maskTime.WithLabelValues(route).Observe(r.MaskTime.Seconds())
+			rm.maskTime.Observe(r.MaskTime.Seconds())
 		}
 		if r.Outcome == gateway.OutcomeAborted {
-			m.aborts.WithLabelValues(route).Inc()
+			rm.aborts.Inc()
 		}
-		reportlog.Log(logger, "request", r)
+		lines.Log("request", r)
 	}
 }
 
@@ -201,17 +269,22 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return c, nil
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	// One writer for the logger's lines and the request lines, so that
+	// each line goes out whole.
+	out := &lockedWriter{w: stderr}
+	logger := slog.New(slog.NewJSONHandler(out, nil))
 	m := newMetrics()
+	observe := m.observer(reportlog.NewLines(out))
 	cfg, err := load()
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	h, err := build(cfg, m.observer(logger))
+	h, err := build(cfg, observe)
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
-	svc, err := startServer(cfg, h, f.h2c, m, logger)
+	m.prepare(routePatterns(cfg))
+	svc, err := startServer(cfg, h, f.h2c, m, observe, logger)
 	if err != nil {
 		return usageError(stderr, "jsonmask serve", err)
 	}
@@ -242,13 +315,14 @@ type server struct {
 	draining        atomic.Bool
 	errs            chan error
 	observe         func(gateway.Report)
+	metrics         *metrics
 }
 
 // startServer listens on the config's addresses and serves h. A listen
 // address that is bad or in use is an error ("listen 127.0.0.1:80:
 // address already in use"), which the command reports as a config's.
-func startServer(cfg *config.File, h http.Handler, h2c bool, m *metrics, logger *slog.Logger) (*server, error) {
-	s := &server{errs: make(chan error, 2), observe: m.observer(logger)}
+func startServer(cfg *config.File, h http.Handler, h2c bool, m *metrics, observe func(gateway.Report), logger *slog.Logger) (*server, error) {
+	s := &server{errs: make(chan error, 2), observe: observe, metrics: m}
 	s.swap.set(h)
 	var tlsCert *tls.Certificate
 	if cfg.TLSCertFile != "" {
@@ -330,6 +404,7 @@ func (s *server) Reload(f *config.File) error {
 	if err != nil {
 		return err
 	}
+	s.metrics.prepare(routePatterns(f))
 	s.swap.set(h)
 	return nil
 }
@@ -354,6 +429,18 @@ func (s *server) Close() {
 	if s.admin != nil {
 		s.admin.Close()
 	}
+}
+
+// lockedWriter writes to w one Write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // slogWriter turns net/http's log lines into slog records.

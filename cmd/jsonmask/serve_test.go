@@ -27,6 +27,10 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask/config"
+	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/reportlog"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 const serveCanary = "CANARY-5e7b"
@@ -432,5 +436,40 @@ func TestServeHTTP2(t *testing.T) {
 				t.Error("the canary reached the client")
 			}
 		})
+	}
+}
+
+// TestMetricsObserver: the observer counts a request under its route and
+// outcome whether the route's metrics were prepared (the config's routes)
+// or not (a route of a config that a reload replaced), and under "(none)"
+// when no route matched.
+func TestMetricsObserver(t *testing.T) {
+	m := newMetrics()
+	m.prepare([]string{"GET /a"})
+	obs := m.observer(reportlog.NewLines(io.Discard))
+	for _, r := range []gateway.Report{
+		{Route: "GET /a", Outcome: gateway.OutcomeMasked, BytesIn: 10, BytesOut: 4},
+		{Route: "GET /a", Outcome: gateway.OutcomeMasked, BytesIn: 10, BytesOut: 4},
+		{Route: "GET /old", Outcome: gateway.OutcomeAborted, BytesIn: 7},
+		{Outcome: gateway.OutcomeUnmatched, BytesIn: 3, BytesOut: 3},
+	} {
+		obs(r)
+	}
+	for _, c := range []struct {
+		got  prometheus.Collector
+		want float64
+	}{
+		{m.requests.WithLabelValues("GET /a", "masked"), 2},
+		{m.requests.WithLabelValues("GET /a", "aborted"), 0},
+		{m.bytesIn.WithLabelValues("GET /a"), 20},
+		{m.bytesOut.WithLabelValues("GET /a"), 8},
+		{m.requests.WithLabelValues("GET /old", "aborted"), 1},
+		{m.aborts.WithLabelValues("GET /old"), 1},
+		{m.requests.WithLabelValues("(none)", "unmatched"), 1},
+		{m.bytesOut.WithLabelValues("(none)"), 3},
+	} {
+		if got := testutil.ToFloat64(c.got); got != c.want {
+			t.Errorf("%v: %v, want %v", c.got, got, c.want)
+		}
 	}
 }

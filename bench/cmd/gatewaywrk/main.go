@@ -1,8 +1,10 @@
 // Command gatewaywrk measures `jsonmask serve` against a tuned plain
-// httputil.ReverseProxy with wrk (issue 26, item 13): the same upstream
-// (in this process), bodies of 1 KB, 100 KB and 1 MB, identity and gzip,
-// 16 connections, rounds interleaved so that both proxies see the same
-// machine. For each it prints requests per second and the proxy process's
+// httputil.ReverseProxy with wrk (issue 26, item 13), twice: as round 2's
+// baseline (plain) and the same with a pool of copy buffers (pooled), as
+// serve has, the fair baseline for the gateway's own cost; the same
+// upstream (in this process), bodies of 1 KB, 100 KB and 1 MB, identity
+// and gzip, 16 connections, rounds interleaved so that all proxies see the
+// same machine. For each it prints requests per second and the proxy process's
 // CPU time per request (from /proc), and, for the same bodies, the CPU
 // time of Mask.Copy alone, so that the gateway's own cost (its CPU per
 // request minus the plain proxy's, minus masking) can be read beside it.
@@ -12,7 +14,7 @@
 //
 // With -caddy it compares a Caddy built with contrib/caddy, with the
 // jsonmask handler before reverse_proxy, against the same Caddy without it.
-// With -plain ADDR -upstream URL it is the plain proxy itself.
+// With -plain ADDR -upstream URL [-pool] it is the plain proxy itself.
 package main
 
 import (
@@ -29,6 +31,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -45,9 +48,10 @@ func main() {
 	dur := flag.Duration("duration", 5*time.Second, "wrk's run per proxy and round")
 	plain := flag.String("plain", "", "serve the plain proxy on this address")
 	upstream := flag.String("upstream", "", "with -plain: the upstream")
+	pool := flag.Bool("pool", false, "with -plain: take the copy buffers from a pool")
 	flag.Parse()
 	if *plain != "" {
-		servePlain(*plain, *upstream)
+		servePlain(*plain, *upstream, *pool)
 		return
 	}
 	if err := run(*bin, *caddyBin, *rounds, *dur); err != nil {
@@ -57,14 +61,27 @@ func main() {
 }
 
 // servePlain is the baseline: httputil.ReverseProxy tuned as a production
-// proxy is (idle connections for the concurrency, no decoding).
-func servePlain(addr, upstream string) {
+// proxy is (idle connections for the concurrency, no decoding); with pool,
+// also with its copy buffers from a pool (httputil.BufferPool), as Caddy
+// and `jsonmask serve` have.
+func servePlain(addr, upstream string, pool bool) {
 	u, _ := url.Parse(upstream)
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns, t.MaxIdleConnsPerHost, t.DisableCompression = 256, 256, true
 	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(u); pr.SetXForwarded() }, Transport: t}
+	if pool {
+		rp.BufferPool = buffers{}
+	}
 	http.ListenAndServe(addr, rp)
 }
+
+// buffers is the pooled baseline's httputil.BufferPool.
+type buffers struct{}
+
+var bufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (buffers) Get() []byte  { return *bufferPool.Get().(*[]byte) }
+func (buffers) Put(b []byte) { bufferPool.Put(&b) }
 
 // makeBody is an object of about size bytes: {"id":1,"items":[{"id":N,
 // "name":"nN","email":...,"payload":...}, ...]}; the mask keeps id, and
@@ -206,24 +223,29 @@ func run(bin, caddyBin string, rounds int, dur time.Duration) error {
 	}
 	go up.Serve(ln)
 	self, _ := os.Executable()
-	var plain, serve *proxy
-	baseName, maskedName := "plain", "serve"
+	// proxies are the baselines, then the masking proxy, last.
+	var proxies []*proxy
 	if caddyBin != "" {
-		baseName, maskedName = "caddy", "caddy+jm"
-		if plain, err = startCaddy(caddyBin, baseName, upAddr, false); err != nil {
+		base, err := startCaddy(caddyBin, "caddy", upAddr, false)
+		if err != nil {
 			return err
 		}
-		if serve, err = startCaddy(caddyBin, maskedName, upAddr, true); err != nil {
+		masked, err := startCaddy(caddyBin, "caddy+jm", upAddr, true)
+		if err != nil {
 			return err
 		}
+		proxies = []*proxy{base, masked}
 	} else {
-		plain = &proxy{name: "plain", addr: freeAddr()}
+		plain := &proxy{name: "plain", addr: freeAddr()}
 		plain.cmd = exec.Command(self, "-plain", plain.addr, "-upstream", "http://"+upAddr)
-		serve = &proxy{name: "serve", addr: freeAddr()}
+		pooled := &proxy{name: "pooled", addr: freeAddr()}
+		pooled.cmd = exec.Command(self, "-plain", pooled.addr, "-upstream", "http://"+upAddr, "-pool")
+		serve := &proxy{name: "serve", addr: freeAddr()}
 		serve.cmd = exec.Command(bin, "serve", "-listen", serve.addr, "-upstream", "http://"+upAddr, "-mask", maskJSON)
 		serve.cmd.Stderr = io.Discard
+		proxies = []*proxy{plain, pooled, serve}
 	}
-	for _, p := range []*proxy{plain, serve} {
+	for _, p := range proxies {
 		if err := p.cmd.Start(); err != nil {
 			return err
 		}
@@ -238,17 +260,26 @@ func run(bin, caddyBin string, rounds int, dur time.Duration) error {
 			cpuModel = string(m[1])
 		}
 	}
+	last := len(proxies) - 1
+	base := proxies[last-1] // the fairest baseline: pooled, or Caddy
 	fmt.Printf("# %s; wrk -t2 -c16 -d%s, %d interleaved rounds; CPU is the proxy process's user+system time per request\n", cpuModel, dur, rounds)
-	fmt.Printf("%-8s %-8s %12s %12s %8s %12s %12s %12s %12s %10s\n", "body", "coding", baseName+" req/s", maskedName+" req/s", "ratio",
-		baseName+" CPU/r", maskedName+" CPU/r", "extra CPU/r", "Copy CPU", "Copy MB/s")
+	fmt.Printf("# ratio: %s req/s over %s req/s; extra: %s CPU/r minus %s CPU/r\n", proxies[last].name, base.name, proxies[last].name, base.name)
+	fmt.Printf("%-8s %-8s", "body", "coding")
+	for _, p := range proxies {
+		fmt.Printf(" %12s", p.name+" req/s")
+	}
+	fmt.Printf(" %8s", "ratio")
+	for _, p := range proxies {
+		fmt.Printf(" %12s", p.name+" CPU/r")
+	}
+	fmt.Printf(" %12s %12s %10s\n", "extra CPU/r", "Copy CPU", "Copy MB/s")
 	for _, size := range sizes {
 		path := fmt.Sprintf("/%d", size)
 		copyNs := copyCost(m, bodies[path])
 		for _, gz := range []bool{false, true} {
-			var n, c [2]int64
-			var secs [2]float64
+			n, c, secs := make([]int64, len(proxies)), make([]int64, len(proxies)), make([]float64, len(proxies))
 			for r := 0; r < rounds; r++ {
-				for i, p := range []*proxy{plain, serve} {
+				for i, p := range proxies {
 					k, used, err := load(p, path, gz, dur)
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", p.name, path, err)
@@ -262,10 +293,17 @@ func run(bin, caddyBin string, rounds int, dur time.Duration) error {
 			if gz {
 				coding = "gzip"
 			}
+			rate := func(i int) float64 { return float64(n[i]) / secs[i] }
 			per := func(i int) float64 { return float64(c[i]) / float64(n[i]) / 1e3 } // µs
-			fmt.Printf("%-8s %-8s %12.0f %12.0f %8.2f %10.1fµs %10.1fµs %10.1fµs %10.1fµs %10.0f\n",
-				humanSize(size), coding, float64(n[0])/secs[0], float64(n[1])/secs[1], float64(n[1])/secs[1]/(float64(n[0])/secs[0]),
-				per(0), per(1), per(1)-per(0), copyNs/1e3, float64(len(bodies[path]))/copyNs*1e3)
+			fmt.Printf("%-8s %-8s", humanSize(size), coding)
+			for i := range proxies {
+				fmt.Printf(" %12.0f", rate(i))
+			}
+			fmt.Printf(" %8.2f", rate(last)/rate(last-1))
+			for i := range proxies {
+				fmt.Printf(" %10.1fµs", per(i))
+			}
+			fmt.Printf(" %10.1fµs %10.1fµs %10.0f\n", per(last)-per(last-1), copyNs/1e3, float64(len(bodies[path]))/copyNs*1e3)
 		}
 	}
 	return nil
