@@ -122,7 +122,7 @@ value:
 		s.esc, s.u8 = escNone, u8Clean
 		if i, done, err = s.str(src, i); !done {
 			if err != nil {
-				return i, false, s.tokenErr(err, s.offset+int64(start), s.offset+int64(i))
+				return i, false, s.tokenErr(err, s.offset+int64(start))
 			}
 			s.state, s.tokStart = stString, s.offset+int64(start)
 			goto out
@@ -202,7 +202,7 @@ value:
 	s.num = numBegin
 	if i, done, err = s.number(src, i); !done {
 		if err != nil {
-			return i, false, s.tokenErr(err, s.offset+int64(start), s.offset+int64(i))
+			return i, false, s.tokenErr(err, s.offset+int64(start))
 		}
 		s.state, s.tokStart = stNumber, s.offset+int64(start)
 		goto out
@@ -268,7 +268,7 @@ key:
 	s.esc, s.u8 = escNone, u8Clean
 	if i, done, err = s.str(src, i); !done {
 		if err != nil {
-			return i, false, s.tokenErr(err, s.offset+int64(start), s.offset+int64(i))
+			return i, false, s.tokenErr(err, s.offset+int64(start))
 		}
 		s.state, s.tokStart = stKeyString, s.offset+int64(start)
 		goto out
@@ -382,7 +382,7 @@ resumeLiteral:
 out: // the window ended, or a resumed token failed
 	if err != nil {
 		if s.state == stString || s.state == stKeyString || s.state == stNumber {
-			err = s.tokenErr(err, s.tokStart, s.offset+int64(i))
+			err = s.tokenErr(err, s.tokStart)
 		}
 		return i, false, err
 	}
