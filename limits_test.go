@@ -135,6 +135,13 @@ func TestMaxTokenSizeFirstError(t *testing.T) {
 		{`{"x":[-1234567890123e+]}`, true},
 		{`{"x":[-123e+]}`, false},
 		{`{"0123456789012\q":1}`, true},
+		// Invalid UTF-8 is named by its first byte but found at the byte that
+		// breaks it: the limit when that byte lies past the limit's 18.
+		{"{\"id\":\"0123456789\xd40\"}", false},    // \xd4 at 17, broken at 18
+		{"{\"id\":\"01234567890\xd40\"}", true},    // \xd4 at 18, broken at 19
+		{"{\"id\":\"012345678\xe2\x82X\"}", false}, // \xe2 at 16, broken at 18
+		{"{\"id\":\"0123456789\xe2\x82X\"}", true}, // \xe2 at 17, broken at 19
+		{"{\"0123456789a\xd40\":1}", true},         // a key from 1: \xd4 at 13, broken at 14, past the limit's 13
 	} {
 		var first string
 		for _, mode := range maskModes {

@@ -27,8 +27,9 @@
 // it checks only string quoting and bracket nesting. On amd64 it and
 // [Scanner.AppendTrusted] take 64-byte blocks with assembly kernels: AVX2 to
 // classify one block, and AVX-512 (BW, VBMI2) for runs of blocks in which the
-// value neither ends nor nests too deep, dropping whitespace with VPCOMPRESSB;
-// and in a string taken whole in trusted mode, AVX-512 finds the closing quote
+// value neither ends nor nests too deep, dropping whitespace with VPCOMPRESSB
+// (with AVX2 alone, the copy drops it 8 bytes at a time with a PSHUFB
+// shuffle from a table); and in a string taken whole in trusted mode, AVX-512 finds the closing quote
 // past runs of escapes. In every mode, a string's content from its first
 // escape or non-ASCII byte (a run of \u escapes, text in most scripts) is
 // checked 64 bytes at a time where the CPU has AVX-512 or AVX2, UTF-8
@@ -38,9 +39,9 @@
 // FuzzCompactBlock aim at the string kernels and at the trusted copy's
 // compaction alone).
 //
-// Each kernel is a file triple and a twin: classify (AVX2), quietBlocks,
-// escapedQuote and stringRun (AVX-512; stringRun also AVX2, in
-// strrun2_amd64.s) each have x_amd64.go (the dispatch), x_amd64.s (the
+// Each kernel is a file triple and a twin: classify (AVX2), compact (the
+// shuffle compaction, SSSE3 where AVX2 runs), quietBlocks, escapedQuote and
+// stringRun (AVX-512; stringRun also AVX2, in strrun2_amd64.s) each have x_amd64.go (the dispatch), x_amd64.s (the
 // kernel; struct fields through go_asm.h, shared macros in kernels_amd64.h)
 // and x_other.go (the twin's dispatch, for other architectures and noasm),
 // the twin itself in x.go. What the CPU has is

@@ -20,6 +20,19 @@ type Error struct {
 	Offset int64  // offset of the offending byte, or the input length at a premature end
 	Msg    string // what went wrong, without the offset
 	Err    error  // ErrMaxDepth, or nil
+
+	// found is where an invalid UTF-8 sequence was found to be invalid: the
+	// byte that breaks it, past Offset, its first byte. 0 for other errors,
+	// found at Offset.
+	found int64
+}
+
+// foundAt returns the offset of the byte at which e was found.
+func (e *Error) foundAt() int64 {
+	if e.found != 0 {
+		return e.found
+	}
+	return e.Offset
 }
 
 func (e *Error) Error() string {

@@ -139,14 +139,17 @@ func FuzzStringRun(f *testing.F) {
 	})
 }
 
-// FuzzCompactBlock checks compactBlock, which moves runs 16 bytes at a time
-// when out has room for 80 bytes, against compactBlockCopy: the same bytes
-// kept, in order, and past them nothing but the block's own bytes, zeros or
-// what out held.
+// FuzzCompactBlock checks the trusted copy's compaction against
+// compactBlockCopy: compactBlock's 16-byte moves of runs (kernels=none, when
+// out has room for 80 bytes), the shuffle compaction's twin and its AVX2
+// kernel (compactBlock where AVX2 runs) all keep the same bytes, in order,
+// and write past them nothing but the block's own bytes, zeros or what out
+// held.
 func FuzzCompactBlock(f *testing.F) {
 	f.Add(bytes.Repeat([]byte("{\"a\": [1, 2],\n  \"b\": \"x y\"}"), 3), uint64(0x0f0f00ff00f0f0f1), uint8(16))
 	f.Add(bytes.Repeat([]byte{' '}, 64), ^uint64(0), uint8(0))
 	f.Add(bytes.Repeat([]byte{'x'}, 64), uint64(1<<63), uint8(40))
+	f.Add([]byte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"), uint64(0xAAAAAAAAAAAAAAAA), uint8(3))
 	f.Fuzz(func(t *testing.T, src []byte, drop uint64, extra uint8) {
 		if len(src) < 64 {
 			return
@@ -155,15 +158,26 @@ func FuzzCompactBlock(f *testing.F) {
 		want := make([]byte, 64)
 		n := compactBlockCopy(want, b, drop)
 		const held = 0xEE
-		out := bytes.Repeat([]byte{held}, 64+int(extra)%40)
-		got := compactBlock(out, b, drop)
-		if got != n || !bytes.Equal(out[:got], want[:n]) {
-			t.Fatalf("compactBlock(%q, %#x) = %d %q, want %d %q", b[:], drop, got, out[:got], n, want[:n])
-		}
-		for i, c := range out[got:] {
-			if c != held && c != 0 && bytes.IndexByte(b[:], c) < 0 {
-				t.Fatalf("compactBlock wrote %#x at %d, past its %d bytes: not the block's", c, got+i, got)
+		check := func(name string, compact func(out []byte) int) {
+			out := bytes.Repeat([]byte{held}, 64+int(extra)%40)
+			got := compact(out)
+			if got != n || !bytes.Equal(out[:got], want[:n]) {
+				t.Fatalf("%s(%q, %#x) = %d %q, want %d %q", name, b[:], drop, got, out[:got], n, want[:n])
 			}
+			for i, c := range out[got:] {
+				if c != held && c != 0 && bytes.IndexByte(b[:], c) < 0 {
+					t.Fatalf("%s wrote %#x at %d, past its %d bytes: not the block's", name, c, got+i, got)
+				}
+			}
+		}
+		withKernels(kernelsNone, func() {
+			check("compactBlock (16-byte moves)", func(out []byte) int { return compactBlock(out, b, drop) })
+		})
+		check("compactShuffleGeneric", func(out []byte) int { return compactShuffleGeneric(out, b, ^drop) })
+		if cpuAVX2 {
+			withKernels(kernelsAVX2, func() {
+				check("compactBlock (AVX2 shuffle)", func(out []byte) int { return compactBlock(out, b, drop) })
+			})
 		}
 	})
 }

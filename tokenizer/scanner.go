@@ -462,13 +462,17 @@ func (s *Scanner) TokenOpen() bool {
 
 // tokenErr returns err, an error inside the string or number that began at
 // start (an offset in the input), or the limit error instead when the token
-// had already run past maxToken before err's offset: the error that comes
-// first in the input, as streaming a byte at a time finds it.
+// had already run past maxToken before the byte where err was found: the
+// error that comes first in the input, as streaming a byte at a time finds
+// it. That byte is the one err's offset names, except for invalid UTF-8,
+// named by its sequence's first byte but found at the byte that breaks it
+// (Error.found): a sequence that begins within the limit and breaks past it
+// is the limit error, at any split.
 func (s *Scanner) tokenErr(err error, start int64) error {
 	if s.maxToken == math.MaxInt {
 		return err
 	}
-	if te, ok := err.(*Error); ok && te.Offset > start+int64(s.maxToken) {
+	if te, ok := err.(*Error); ok && te.foundAt() > start+int64(s.maxToken) {
 		s.tokStart = start
 		return s.errLimit()
 	}

@@ -149,7 +149,7 @@ func (s *Scanner) strSlow(src []byte, i int) (int, error) {
 			if c < r.lo || c > r.hi {
 				// The sequence is invalid from its lead byte on, which
 				// may lie in an earlier window.
-				return i, &Error{Offset: s.u8at, Msg: errUTF8(s.u8lead)}
+				return i, &Error{Offset: s.u8at, Msg: errUTF8(s.u8lead), found: s.offset + int64(i)}
 			}
 			s.u8 = r.next
 			continue
