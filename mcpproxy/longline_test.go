@@ -1,0 +1,148 @@
+package mcpproxy
+
+import (
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// streamedHarness is a harness whose server lines past 64 bytes are
+// streamed, their values past 32 bytes not held, read 16 bytes at a time.
+func streamedHarness(t testing.TB) *harness {
+	h := newHarness(t)
+	h.s.streamAt, h.s.bigAt, h.s.readSize = 64, 32, 16
+	return h
+}
+
+// viaReader gives the session a line of the server through fromServer, in
+// chunks of n bytes; it returns what the client got.
+func (h *harness) viaReader(line string, n int) string {
+	h.s.fromServer(&chunkReader{strings.NewReader(line + "\n"), n})
+	h.s.wait()
+	got := h.out.take()
+	if strings.Contains(got, canary) {
+		h.t.Fatalf("a dropped value reached the client: %s", got)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if l != "" && !json.Valid([]byte(l)) {
+			h.t.Fatalf("the client got a line that is not JSON: %s", l)
+		}
+	}
+	return got
+}
+
+// TestLongLines: a long line of the server, streamed, reaches the client
+// as it would held whole; where the rewrite needs what the proxy does not
+// keep, the call gets an error result. Never a dropped value.
+func TestLongLines(t *testing.T) {
+	var items []string
+	for i := range 60 {
+		items = append(items, `{"id":`+strings.Repeat("7", 1+i%4)+`,"status":"ok","secret":"`+canary+`"}`)
+	}
+	doc := `{"keep":"k\u00e9\ud83d\ude00 \"q\"","drop":"` + canary + `","items":[` + strings.Join(items, ",") + `],"count":60}`
+	pretty := strings.ReplaceAll(doc, ",", ",\n  ")
+	other := strings.Replace(doc, `"count":60`, `"count":61`, 1)
+	plain := strings.Repeat("plain text, not JSON. ", 20)
+	text := func(s string) string { return `{"type":"text","text":` + jstr(s) + `}` }
+	for _, tc := range []struct {
+		name, tool, line string
+		notStreamed      bool // the streamed line gets an error result
+	}{
+		{"Text", "m", result("1", `{"content":[`+text(doc)+`]}`), false},
+		{"TextVariable", "v", result("1", `{"content":[`+text(doc)+`],"isError":false}`), false},
+		{"TextDefault", "d", result("1", `{"content":[`+text(doc)+`]}`), false},
+		{"Structured", "m", result("1", `{"content":[],"structuredContent":`+doc+`}`), false},
+		{"StructuredArray", "a", result("1", `{"content":[],"structuredContent":[`+doc+`,`+doc+`]}`), false},
+		{"TextAndStructured", "m", result("1", `{"content":[`+text(pretty)+`],"structuredContent":`+doc+`}`), false},
+		{"TextAndStructuredVariable", "v", result("1", `{"content":[`+text(pretty)+`],"structuredContent":`+doc+`}`), false},
+		{"TextAndOtherStructured", "m", result("1", `{"content":[`+text(other)+`],"structuredContent":`+doc+`}`), false},
+		{"TextAndSmallStructured", "m", result("1", `{"content":[`+text(doc)+`],"structuredContent":{"keep":1}}`), false},
+		{"Wrapper", "m", result("1", `{"content":[`+text(doc)+`],"structuredContent":{"content":`+jstr(doc)+`}}`), false},
+		{"WrapperAlone", "v", result("1", `{"content":[],"structuredContent":{"content":`+jstr(doc)+`}}`), false},
+		{"WrapperAndMore", "m", result("1", `{"content":[],"structuredContent":{"content":`+jstr(doc)+`,"n":1}}`), true},
+		{"Plain", "m", result("1", `{"content":[`+text(plain)+`]}`), false},
+		{"PlainWrapper", "u", result("1", `{"content":[`+text(plain)+`],"structuredContent":{"content":`+jstr(plain)+`}}`), false},
+		{"Invalid", "m", result("1", `{"content":[`+text(doc+",")+`]}`), false},
+		{"InvalidUnmasked", "u", result("1", `{"content":[`+text(doc+",")+`]}`), false},
+		{"InvalidStructured", "m", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":` + strings.Replace(doc, "60}", "NaN}", 1) + `}}`, false},
+		{"Unmasked", "u", result("1", `{"content":[`+text(doc)+`]}`), false},
+		{"UnmaskedProse", "u", result("1", `{"content":[`+text("Found:")+`,`+text(doc)+`]}`), false},
+		{"UnmaskedProseVariable", "u", result("1", `{"content":[`+text(plain)+`,`+text(doc+strings.Repeat(" ", 0))+`]}`), false},
+		{"Image", "m", result("1", `{"content":[{"type":"image","data":"`+strings.Repeat("AAAA", 50)+`","mimeType":"image/png"},`+text(doc)+`]}`), false},
+		{"IDLast", "m", `{"jsonrpc":"2.0","result":{"content":[` + text(doc) + `]},"id":1}`, false},
+		{"TwoIDs", "m", `{"jsonrpc":"2.0","id":1,"id":2,"result":{"content":[` + text(doc) + `]}}`, false},
+		{"Request", "m", `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"x":` + jstr(doc) + `}}`, false},
+		{"OtherID", "m", result("5", `{"content":[`+text(doc)+`]}`), false},
+		{"Batch", "m", `[` + result("1", `{"content":[`+text(doc)+`]}`) + `]`, false},
+		{"Instructions", "m", result("1", `{"content":[`+text(`{"display_instructions_for_model":"Be brief.",`+doc[1:])+`]}`), false},
+		{"InputRequired", "m", result("1", `{"content":[`+text(doc)+`],"resultType":"input_required"}`), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.tool == "u" || strings.Contains(tc.line, `"method"`) || strings.Contains(tc.line, `"id":5`) || strings.Contains(tc.line, "input_required") {
+				// What passes unmasked holds no canary.
+				tc.line = strings.ReplaceAll(tc.line, canary, "open-data")
+			}
+			h := newHarness(t)
+			h.call("1", tc.tool)
+			want := h.server(tc.line)
+			for _, n := range []int{1, 7, 64, 1 << 20} {
+				h := streamedHarness(t)
+				h.call("1", tc.tool)
+				got := h.viaReader(tc.line, n)
+				switch {
+				case tc.notStreamed:
+					if !strings.Contains(got, `"isError":true`) || !strings.Contains(got, errNotStreamed.Error()[:20]) {
+						t.Fatalf("chunks of %d: got %s", n, got)
+					}
+				case got != want:
+					t.Fatalf("chunks of %d:\ngot  %s\nwant %s\nlog: %s", n, got, want, h.log.take())
+				}
+				if strings.Contains(h.log.take(), canary) {
+					t.Fatal("a diagnostic holds a dropped value")
+				}
+			}
+		})
+	}
+}
+
+// TestLongLineNotHeld: a result streamed to a masked tool over its budget
+// is not held: what the proxy allocates while it reads a line of 24 MB is
+// hardly more than for one of 8 MB.
+func TestLongLineNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("32 MB of lines")
+	}
+	h := newHarness(t)
+	h.call("1", "d")
+	h.server(result("1", `{"content":[{"type":"text","text":"{\\"id\\":1}"}]}`)) // the tokenizer's tables, made once
+	alloc := func(size int) (uint64, int) {
+		var b strings.Builder
+		b.WriteString(`{"keep":1,"items":[`)
+		for i := 0; b.Len() < size; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"id":12345,"status":"open","note":"a note that the mask drops: ` + canary + `"}`)
+		}
+		b.WriteString(`]}`)
+		line := result("1", `{"content":[{"type":"text","text":`+jstr(b.String())+`}]}`) + "\n"
+		h.call("1", "d")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		h.s.fromServer(&chunkReader{strings.NewReader(line), 1 << 20})
+		h.s.wait()
+		runtime.ReadMemStats(&after)
+		if got := h.out.take(); !strings.Contains(got, "var_") || strings.Contains(got, canary) {
+			t.Fatalf("not a variable: %.300s", got)
+		}
+		return after.TotalAlloc - before.TotalAlloc, len(line)
+	}
+	small, n := alloc(8 << 20)
+	large, m := alloc(24 << 20)
+	t.Logf("allocated %d bytes for a line of %d, %d for %d", small, n, large, m)
+	if large > small+uint64(m-n)/8 {
+		t.Fatalf("allocated %d bytes for a line of %d, %d for %d: it grows with the line", small, n, large, m)
+	}
+}
