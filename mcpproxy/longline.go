@@ -375,7 +375,8 @@ func (w *walker) peek() (tokenizer.Kind, error) {
 }
 
 // token consumes the next token whole, and returns its kind and its span
-// in sk (keys and brackets: small).
+// in sk (keys and brackets: small), which is no span when the token went to
+// a big value.
 func (w *walker) token() (tokenizer.Kind, span, error) {
 	k, err := w.peek()
 	if err != nil || k == tokenizer.None {
@@ -391,6 +392,9 @@ func (w *walker) token() (tokenizer.Kind, span, error) {
 			return tokenizer.None, span{}, err
 		}
 		if !t.More {
+			if w.to != nil || start > len(w.sk) {
+				return k, span{}, nil
+			}
 			return k, span{start, len(w.sk)}, nil
 		}
 		if !w.window() {
@@ -406,7 +410,10 @@ func (w *walker) key() (string, bool, error) {
 	if err != nil || k != tokenizer.String {
 		return "", false, err
 	}
-	key := unquote(w.sk[ks.start:ks.end], true)
+	key := ""
+	if w.to == nil { // else it went to a big value, unread
+		key = unquote(w.sk[ks.start:ks.end], true)
+	}
 	_, err = w.peek()
 	return key, true, err
 }

@@ -146,3 +146,55 @@ func TestLongLineNotHeld(t *testing.T) {
 		t.Fatalf("allocated %d bytes for a line of %d, %d for %d: it grows with the line", small, n, large, m)
 	}
 }
+
+// FuzzLongLine: a result read whole and the same result streamed (its
+// values past 32 bytes not held) reach the client the same, or the
+// streamed one is an error result.
+func FuzzLongLine(f *testing.F) {
+	for _, s := range []string{`{"keep":"` + strings.Repeat("k", 40) + `","drop":"` + canary + `"}`,
+		`{"keep":[` + strings.Repeat(`{"id":1,"status":"a"},`, 5) + `1],"x":"\u00e9\ud83d\ude00"}`, strings.Repeat("not json ", 10),
+		`[` + strings.Repeat(`{"keep":1,"drop":2},`, 4) + `{}]`, `{"keep":"` + strings.Repeat(`\"`, 30) + `"}`, `{"a":` + strings.Repeat(" ", 50) + `1,}`} {
+		for mode := range uint8(6) {
+			f.Add(s, mode, uint8(7))
+		}
+	}
+	f.Fuzz(func(t *testing.T, payload string, mode, chunk uint8) {
+		tool := []string{"m", "u", "a", "v"}[mode%4]
+		text := `{"type":"text","text":` + jstr(payload) + `}`
+		var res string
+		switch mode / 4 % 4 {
+		case 0:
+			res = `{"content":[` + text + `]}`
+		case 1:
+			if !json.Valid([]byte(payload)) {
+				return
+			}
+			res = `{"content":[` + text + `],"structuredContent":` + payload + `}`
+		case 2:
+			res = `{"content":[` + text + `],"structuredContent":{"content":` + jstr(payload) + `}}`
+		case 3:
+			res = `{"content":[{"type":"text","text":"summary"}],"structuredContent":{"content":` + jstr(payload) + `,"n":1}}`
+		}
+		line := result("1", res)
+		run := func(streamed bool) string {
+			h := newHarness(t)
+			if streamed {
+				h.s.streamAt, h.s.bigAt, h.s.readSize = 64, 32, 16
+			}
+			h.call("1", tool)
+			h.s.fromServer(&chunkReader{strings.NewReader(line + "\n"), 1 + int(chunk)})
+			h.s.wait()
+			return h.out.take()
+		}
+		whole, streamed := run(false), run(true)
+		if streamed == whole {
+			return
+		}
+		if !json.Valid([]byte(streamed)) || !strings.Contains(streamed, `"isError":true`) || !strings.Contains(streamed, "too long to hold whole") {
+			t.Fatalf("whole:    %s\nstreamed: %s", whole, streamed)
+		}
+		if tool != "u" && strings.Contains(payload, canary) && strings.Contains(streamed, canary) {
+			t.Fatal("a dropped value reached the client")
+		}
+	})
+}
