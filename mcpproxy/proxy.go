@@ -145,7 +145,8 @@ func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc Too
 	t := &tool{mask: mask, arrays: tc.Arrays, strict: tc.Strict}
 	if budget > 0 {
 		var err error
-		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions)}
+		// P3: a string member that holds JSON is read as JSON.
+		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions), toolresult.WithJSONStrings(true)}
 		if t.proc, err = base.With(opts...); err != nil {
 			return nil, &configError{err: err}
 		}

@@ -33,6 +33,8 @@ type Processor struct {
 	// noInstructions: display_instructions_for_model is data (C2's routing
 	// is off).
 	noInstructions bool
+	// jsonStrings: strings that hold JSON text are read as JSON (WithJSONStrings).
+	jsonStrings bool
 }
 
 // MaxInstructionTokens caps the instructions a response carries (C2):
@@ -165,9 +167,15 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 	sk.in.SetObserver(&sk.smp)
 	sk.smp = *newSampler(p.budget)
 	var w io.Writer = sk
+	var js *jsonStrings
+	if p.jsonStrings {
+		js = newJSONStrings(sk, 0)
+		w = js
+		sk.restore = js.restore
+	}
 	var mw *jsonmask.Writer
 	if p.mask != nil {
-		mw = p.mask.NewWriter(sk)
+		mw = p.mask.NewWriter(w)
 		w = mw
 	}
 	var ex *extractor
@@ -200,7 +208,12 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 			}
 		}
 		if mw != nil {
-			return mw.Close()
+			if err := mw.Close(); err != nil {
+				return err
+			}
+		}
+		if js != nil {
+			return js.Close()
 		}
 		return nil
 	}()
@@ -245,6 +258,9 @@ type sink struct {
 	draft Draft
 	st    *storer // writes and hashes what goes to draft
 	err   error
+	// restore undoes what jsonStrings did to data that turns out to be
+	// plaintext (nil: nothing to undo).
+	restore func([]byte) []byte
 }
 
 func (s *sink) Write(p []byte) (int, error) {
@@ -381,6 +397,9 @@ func (s *sink) finish(instr []string) (*Result, error) {
 				return nil, err
 			}
 			s.discard()
+		}
+		if s.restore != nil {
+			s.held = s.restore(s.held) // strings read as JSON go back to what they were
 		}
 		res.Route, res.Content, res.Text = Plaintext, s.held, string(s.held)
 		res.Tokens.Context = p.tok.Count(s.held, -1)
