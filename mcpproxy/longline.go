@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
@@ -85,6 +86,15 @@ type bigValue struct {
 	err  error
 }
 
+// valueForm is how a big value comes: the content of a JSON string, or JSON
+// as written.
+type valueForm bool
+
+const (
+	stringContent valueForm = true
+	asWritten     valueForm = false
+)
+
 // bigValues are the big values of one long line, by their stubs.
 type bigValues struct {
 	proc      *toolresult.Processor
@@ -99,8 +109,8 @@ type bigValues struct {
 
 // add makes a big value, processed when it is the first; it returns the
 // value and its stub.
-func (bs *bigValues) add(text bool, first byte) (*bigValue, []byte) {
-	bv := &bigValue{first: first, text: text, hash: newTokenHash()}
+func (bs *bigValues) add(form valueForm, first byte) (*bigValue, []byte) {
+	bv := &bigValue{first: first, text: form == stringContent, hash: newTokenHash()}
 	if bs.processed == nil {
 		bs.processed = bv
 		pr, pw := io.Pipe()
@@ -198,19 +208,14 @@ func (bs *bigValues) result(bv *bigValue) (*toolresult.Result, error) {
 // errNotStreamed: the rewrite needs what the proxy did not keep of a long line.
 var errNotStreamed = errors.New("the result is too long to hold whole, and its shape asks for more than one streaming pass")
 
-// same reports whether a value of the skeleton (a stub, or JSON text held
-// whole) is the same JSON as the payload p (SPEC P4). text is a string
-// value (its content is the JSON), else JSON as written.
-func (bs *bigValues) same(msg []byte, v span, text bool, p *payloadOf) bool {
+// same reports whether the string value at v of the skeleton (a stub, or
+// a text held whole) holds the same JSON as the payload p (SPEC P4).
+func (bs *bigValues) same(msg []byte, v span, p *payloadOf) bool {
 	sumOf := func() []byte {
 		if bv := bs.at(msg, v); bv != nil {
 			return bv.sum
 		}
-		b := msg[v.start:v.end]
-		if text {
-			b = textBytes(msg, v)
-		}
-		return hashOf(b)
+		return hashOf(textBytes(msg, v))
 	}
 	a := sumOf()
 	var b []byte
@@ -346,7 +351,7 @@ func (w *walker) emit(j int) error {
 	}
 	w.sk = append(w.sk, b...)
 	if r := w.raw; r != nil && r.bv == nil && len(w.sk)-r.start > w.bigAt {
-		bv, stub := w.big.add(false, w.sk[r.start])
+		bv, stub := w.big.add(asWritten, w.sk[r.start])
 		bv.write(w.sk[r.start:])
 		w.sk = append(w.sk[:r.start], stub...)
 		r.bv, w.to = bv, bv
@@ -412,7 +417,7 @@ func (w *walker) key() (string, bool, error) {
 	}
 	key := ""
 	if w.to == nil { // else it went to a big value, unread
-		key = unquote(w.sk[ks.start:ks.end], true)
+		key = unquote(w.sk[ks.start:ks.end])
 	}
 	_, err = w.peek()
 	return key, true, err
@@ -519,7 +524,7 @@ func (w *walker) route() bool {
 	if t.proc == nil {
 		return false
 	}
-	w.call, w.callKey = s.take(key), key
+	w.call, w.callKey = s.pendingToBusy(key), key
 	w.ctx = s.busyCall(key, w.call)
 	w.big = &bigValues{proc: t.proc, ctx: w.ctx}
 	return true
@@ -704,7 +709,7 @@ func (w *walker) bigString() (bool, error) {
 			if t.More && len(w.sk)-start > w.bigAt {
 				if c := firstChar(append(w.sk[start:len(w.sk):len(w.sk)], '"')); c == '{' || c == '[' {
 					var stub []byte
-					bv, stub = w.big.add(true, c)
+					bv, stub = w.big.add(stringContent, c)
 					bv.write(w.sk[start+1:])
 					w.sk = append(w.sk[:start], stub...)
 					w.to = bv
@@ -760,7 +765,7 @@ func (s *session) serverLong(ps *parser, head []byte, br *bufio.Reader) {
 		return
 	}
 	if held || w.call == nil {
-		s.serverLineOwned(ps, w.sk, true)
+		s.serverLineOwned(ps, w.sk, given)
 		return
 	}
 	w.big.wait()
@@ -775,7 +780,7 @@ func (s *session) serverLong(ps *parser, head []byte, br *bufio.Reader) {
 		return
 	case len(w.ids) > 1:
 		s.send(key, c, s.failure(nil, c, rawID, "the server's response has two ids"))
-		s.claim(msg, ms) // the other ids' calls get errors too
+		s.answeredCall(msg, ms) // the other ids' calls get errors too
 		s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
 		return
 	}
@@ -819,7 +824,7 @@ func (s *session) unstub(c *call, out []byte) []byte {
 	stub := append([]byte(stubPrefix), '0', '"') // the processed value is the first
 	repl := p.res.Content
 	if p.text {
-		repl = appendString(nil, p.res.Text)
+		repl = jsonwire.AppendQuote(nil, p.res.Text)
 	}
 	return bytes.ReplaceAll(out, stub, repl)
 }
@@ -842,7 +847,7 @@ func (s *session) longFailed(w *walker, err error) {
 		}
 		c := w.call
 		if key != w.callKey || c == nil {
-			c = s.take(key)
+			c = s.pendingToBusy(key)
 		}
 		if c != nil {
 			s.send(key, c, s.failure(nil, c, raw, why))
@@ -852,7 +857,7 @@ func (s *session) longFailed(w *walker, err error) {
 	if !answered && !w.method && len(w.ids) == 1 && errors.Is(err, errTooLong) {
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), w.sk[w.ids[0].start:w.ids[0].end]...)
 		b = append(b, `,"error":{"code":-32603,"message":`...)
-		b = appendString(b, "jsonmask: "+why)
+		b = jsonwire.AppendQuote(b, "jsonmask: "+why)
 		s.order.put(append(b, "}}\n"...))
 	}
 	s.p.logf("dropped %d bytes of output from the server: %s", w.base+int64(len(w.win)), why)

@@ -20,7 +20,7 @@ func streamedHarness(t testing.TB) *harness {
 func (h *harness) viaReader(line string, n int) string {
 	h.s.fromServer(&chunkReader{strings.NewReader(line + "\n"), n})
 	h.s.wait()
-	got := h.out.take()
+	got := h.out.drain()
 	if strings.Contains(got, canary) {
 		h.t.Fatalf("a dropped value reached the client: %s", got)
 	}
@@ -96,9 +96,9 @@ func TestLongLines(t *testing.T) {
 						t.Fatalf("chunks of %d: got %s", n, got)
 					}
 				case got != want:
-					t.Fatalf("chunks of %d:\ngot  %s\nwant %s\nlog: %s", n, got, want, h.log.take())
+					t.Fatalf("chunks of %d:\ngot  %s\nwant %s\nlog: %s", n, got, want, h.log.drain())
 				}
-				if strings.Contains(h.log.take(), canary) {
+				if strings.Contains(h.log.drain(), canary) {
 					t.Fatal("a diagnostic holds a dropped value")
 				}
 			}
@@ -134,7 +134,7 @@ func TestLongLineNotHeld(t *testing.T) {
 		h.s.fromServer(&chunkReader{strings.NewReader(line), 1 << 20})
 		h.s.wait()
 		runtime.ReadMemStats(&after)
-		if got := h.out.take(); !strings.Contains(got, "var_") || strings.Contains(got, canary) {
+		if got := h.out.drain(); !strings.Contains(got, "var_") || strings.Contains(got, canary) {
 			t.Fatalf("not a variable: %.300s", got)
 		}
 		return after.TotalAlloc - before.TotalAlloc, len(line)
@@ -184,7 +184,7 @@ func FuzzLongLine(f *testing.F) {
 			h.call("1", tool)
 			h.s.fromServer(&chunkReader{strings.NewReader(line + "\n"), 1 + int(chunk)})
 			h.s.wait()
-			return h.out.take()
+			return h.out.drain()
 		}
 		whole, streamed := run(false), run(true)
 		if streamed == whole {

@@ -192,9 +192,9 @@ func (p *Proxy) callTool(c *call) *tool {
 	return p.toolFor(c.tool)
 }
 
-// made remembers that a tool's processor made a variable, so that
+// rememberVariable remembers that a tool's processor made a variable, so that
 // read_variable reads it under that tool's budget.
-func (p *Proxy) made(name string, proc *toolresult.Processor) {
+func (p *Proxy) rememberVariable(name string, proc *toolresult.Processor) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.vars) >= 1<<16 {

@@ -114,7 +114,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	case out.Route == toolresult.Passthrough && !masked && out.Instructions == "" && !p.unwrapped && !p.repeated:
 		return msg
 	case out.Route == toolresult.Variable:
-		s.p.made(out.Variable.Name, t.proc)
+		s.p.rememberVariable(out.Variable.Name, t.proc)
 	}
 	return r.assemble(out, keep, masked)
 }
@@ -527,7 +527,7 @@ func (r *callResult) payloadAt(v span) *payloadOf {
 // (SPEC P4).
 func (r *callResult) same(v span, p *payloadOf) bool {
 	if r.big != nil {
-		return r.big.same(r.msg, v, true, p)
+		return r.big.same(r.msg, v, p)
 	}
 	return sameJSON(textBytes(r.msg, v), p.bytes())
 }
@@ -692,16 +692,6 @@ func readItem(ps *parser, msg []byte, e span) item {
 	}
 	return it
 }
-
-// modelText is r.ModelText() under the name that readvar.go and the query
-// files (being edited beside this change) still call.
-func modelText(r *toolresult.Result) string { return r.ModelText() }
-
-// appendString and trimJSON are jsonwire.AppendQuote and jsonwire.Trim under
-// the names that readvar.go and the query files (being edited beside this
-// change) still call; new code calls jsonwire.
-func appendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }
-func trimJSON(b []byte) []byte               { return jsonwire.Trim(b) }
 
 // errorResult is the result of a call whose result is withheld (SPEC P6).
 func errorResult(tool, why string) []byte {

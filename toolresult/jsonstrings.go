@@ -152,7 +152,7 @@ func (j *jsonStrings) Write(p []byte) (int, error) {
 // cannot hold JSON, or as its JSON text once it ended holding some.
 func (j *jsonStrings) decide(more bool) {
 	if more {
-		c := firstChar(j.held, false)
+		c := firstChar(j.held, pieceSoFar)
 		if c != 0 && c != '{' && c != '[' || len(j.held) > maxJSONString || c == 0 && len(j.held) > hintMin {
 			j.out(j.held)
 			j.held, j.holding, j.passing = j.held[:0], false, true
@@ -161,7 +161,7 @@ func (j *jsonStrings) decide(more bool) {
 	}
 	held := j.held
 	j.held, j.holding = held[:0], false
-	if c := firstChar(held, true); c != '{' && c != '[' || len(held) < hintMin || j.undoSize+len(held) > maxJSONString {
+	if c := firstChar(held, wholeString); c != '{' && c != '[' || len(held) < hintMin || j.undoSize+len(held) > maxJSONString {
 		j.out(held)
 		return
 	}
@@ -196,13 +196,22 @@ func (j *jsonStrings) Close() error {
 	return j.err
 }
 
+// stringEnd says whether a string as written is whole, its closing quote
+// included, or the pieces of it so far.
+type stringEnd bool
+
+const (
+	wholeString stringEnd = true
+	pieceSoFar  stringEnd = false
+)
+
 // firstChar returns the first character of a JSON string's content (raw, as
-// written, with its opening quote; whole says its closing quote too) that is
-// not whitespace, escapes decoded, as a byte: 0 when there is none yet, or
-// when it is not ASCII.
-func firstChar(raw []byte, whole bool) byte {
+// written, with its opening quote, and its closing quote when whole) that
+// is not whitespace, escapes decoded, as a byte: 0 when there is none yet,
+// '?' when it is not ASCII.
+func firstChar(raw []byte, end stringEnd) byte {
 	body := raw[1:]
-	if whole {
+	if end == wholeString {
 		body = body[:len(body)-1]
 	}
 	for i := 0; i < len(body); {

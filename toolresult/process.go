@@ -157,12 +157,25 @@ func (p *Processor) getStore() (Store, error) {
 // nothing of it is returned), r's, the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
-	return p.process(ctx, r, !p.noInstructions)
+	route := takeInstructions
+	if p.noInstructions {
+		route = instructionsAsData
+	}
+	return p.process(ctx, r, route)
 }
 
-// process is Process; instructions says whether display_instructions_for_model
-// members are taken out (C2), which ReadVariable does not want.
-func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool) (*Result, error) {
+// instructionRoute says what process does with display_instructions_for_model
+// members (C2): takes them out, or leaves them in the data (as ReadVariable
+// and queries want: what was stored is data).
+type instructionRoute bool
+
+const (
+	takeInstructions   instructionRoute = true
+	instructionsAsData instructionRoute = false
+)
+
+// process is Process, with the instructions' route.
+func (p *Processor) process(ctx context.Context, r io.Reader, instructions instructionRoute) (*Result, error) {
 	sk := &sink{p: p, ctx: ctx}
 	sk.in.SetObserver(&sk.smp)
 	sk.smp = *newSampler(p.budget)
@@ -179,7 +192,7 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 		w = mw
 	}
 	var ex *extractor
-	if instructions {
+	if instructions == takeInstructions {
 		ex = newExtractor(w, p.mask != nil)
 		w = ex
 	}

@@ -294,12 +294,12 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next line, and whether it is owned: read into the
 // buffer (not the reader's own), so that the caller may keep it, and then
 // says so with kept.
-func (lr *lineReader) next() (line []byte, owned bool, err error) {
+func (lr *lineReader) next() (line []byte, owned ownership, err error) {
 	if cap(lr.buf) > 1<<20 {
 		lr.buf = nil
 	}
 	line, err = readLine(lr.br, &lr.buf, lr.limit)
-	owned = len(line) > 0 && len(lr.buf) > 0 && &line[0] == &lr.buf[0]
+	owned = ownership(len(line) > 0 && len(lr.buf) > 0 && &line[0] == &lr.buf[0])
 	return line, owned, err
 }
 
