@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -53,8 +54,18 @@ const (
 	maxHeldLine = 512 << 20
 )
 
-// errTooLong is the error of a line held past maxHeldLine.
-var errTooLong = errors.New("the message is over " + strconv.Itoa(maxHeldLine>>20) + " MiB, the most the proxy holds of a message it cannot stream")
+// keepSlack is what the walker holds past the limit for the ids and keys
+// it reads on.
+const keepSlack = 64 << 10
+
+// errTooLong is the error of a line held past the session's limit
+// (maxHeldLine).
+var errTooLong = errors.New("the message is longer than the proxy holds of a message it cannot stream")
+
+// tooLong says how long.
+func tooLong(limit int) error {
+	return fmt.Errorf("%w (%d MiB)", errTooLong, limit>>20)
+}
 
 // stubNonce makes the stubs of big values unguessable: a server cannot
 // write one.
@@ -304,6 +315,9 @@ type walker struct {
 	to    *bigValue // where consumed bytes go instead of sk; nil for sk
 	raw   *rawBig   // a structuredContent that may grow big, as written
 	bigAt int
+	// over: the skeleton reached the session's limit (maxHeld): what is
+	// read is dropped, but for ids and keys (keep).
+	over, keep bool
 
 	ids     []span // the values of the top-level ids, in sk
 	method  bool
@@ -346,8 +360,16 @@ func (w *walker) emit(j int) error {
 		w.to.write(b)
 		return nil
 	}
-	if len(w.sk)+len(b) > maxHeldLine {
-		return errTooLong
+	if w.over || len(w.sk)+len(b) > w.s.maxHeld {
+		// Past the limit the line is read on, unheld, for its ids (and
+		// the keys before them): the calls they name get errors.
+		w.over = true
+		switch {
+		case !w.keep:
+			return nil
+		case len(w.sk)+len(b) > w.s.maxHeld+keepSlack:
+			return tooLong(w.s.maxHeld)
+		}
 	}
 	w.sk = append(w.sk, b...)
 	if r := w.raw; r != nil && r.bv == nil && len(w.sk)-r.start > w.bigAt {
@@ -383,6 +405,9 @@ func (w *walker) peek() (tokenizer.Kind, error) {
 // in sk (keys and brackets: small), which is no span when the token went to
 // a big value.
 func (w *walker) token() (tokenizer.Kind, span, error) {
+	keep := w.keep
+	w.keep = true
+	defer func() { w.keep = keep }()
 	k, err := w.peek()
 	if err != nil || k == tokenizer.None {
 		return k, span{}, err
@@ -466,7 +491,11 @@ func (w *walker) message() (held bool, err error) {
 		return false, err
 	}
 	if k != tokenizer.ObjectStart {
-		return true, w.hold()
+		err := w.hold()
+		if err == nil && w.over {
+			err = tooLong(w.s.maxHeld)
+		}
+		return true, err
 	}
 	for {
 		key, ok, err := w.key()
@@ -475,11 +504,16 @@ func (w *walker) message() (held bool, err error) {
 		}
 		if !ok {
 			_, err := w.peek() // nothing but whitespace to the end
+			if err == nil && w.over {
+				err = tooLong(w.s.maxHeld)
+			}
 			return false, err
 		}
 		switch key {
 		case "id":
+			w.keep = true
 			v, err := w.skip()
+			w.keep = false
 			if err != nil {
 				return false, err
 			}

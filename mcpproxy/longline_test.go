@@ -198,3 +198,48 @@ func FuzzLongLine(f *testing.F) {
 		}
 	})
 }
+
+// TestLongLineLimits: a long line that must be held whole (its id after
+// its result, or not a result to rewrite) is held up to the session's
+// limit; past it, the call it answers gets an error, a response to a call
+// the proxy does not rewrite becomes a JSON-RPC error, and nothing of the
+// line reaches the client.
+func TestLongLineLimits(t *testing.T) {
+	doc := jstr(`{"keep":1,"drop":"` + canary + `","pad":"` + strings.Repeat("p", 600) + `"}`)
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"IDLast", `{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":` + doc + `}]},"id":1}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"jsonmask: the result of the tool \"m\" is withheld: the server's response is too long: the message is longer than the proxy holds of a message it cannot stream (0 MiB)"}],"isError":true}}`},
+		{"OtherCall", `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":` + doc + `}]}}`,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"jsonmask: the server's response is too long: the message is longer than the proxy holds of a message it cannot stream (0 MiB)"}}`},
+		{"Request", `{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"x":` + doc + `}}`, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := streamedHarness(t)
+			h.s.maxHeld = 300
+			h.call("1", "m")
+			got := h.viaReader(tc.line, 7)
+			if want := tc.want; got != want && got != want+"\n" {
+				t.Fatalf("got  %s\nwant %s", got, want)
+			}
+			if log := h.log.drain(); !strings.Contains(log, "too long") || strings.Contains(log, canary) {
+				t.Fatalf("log: %s", log)
+			}
+		})
+	}
+}
+
+// TestLongLineOrder: a streamed result keeps its place: the notification
+// the server wrote after it reaches the client after it (SPEC P1).
+func TestLongLineOrder(t *testing.T) {
+	doc := jstr(`{"keep":1,"drop":"` + canary + `","pad":"` + strings.Repeat("p", 600) + `"}`)
+	note := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`
+	h := streamedHarness(t)
+	h.call("1", "m")
+	got := h.viaReader(result("1", `{"content":[{"type":"text","text":`+doc+`}]}`)+"\n"+note, 5)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"id":1`) || lines[1] != note {
+		t.Fatalf("got %s", got)
+	}
+}

@@ -46,6 +46,7 @@ type session struct {
 	// values longer than bigAt are not held (longline.go).
 	streamAt, bigAt int
 	readSize        int // the server's reader's buffer
+	maxHeld         int // the most held of a long line (maxHeldLine)
 }
 
 // call is a request of the client whose result the proxy rewrites.
@@ -101,7 +102,7 @@ func newSession(p *Proxy, stdout, server io.Writer) *session {
 		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
 		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]bool{}, tasks: map[string]string{},
 		slots:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		streamAt: defaultStreamAt, bigAt: defaultBigAt, readSize: 64 << 10,
+		streamAt: defaultStreamAt, bigAt: defaultBigAt, readSize: 64 << 10, maxHeld: maxHeldLine,
 	}
 }
 
