@@ -243,3 +243,39 @@ func TestLongLineOrder(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestLongLineTask: a task's tasks/result on a long line gets its tool's
+// mask and budget as a tools/call result does (SPEC P8), streamed.
+func TestLongLineTask(t *testing.T) {
+	doc := `{"keep":"` + strings.Repeat("k", 300) + `","drop":"` + canary + `"}`
+	res := `{"content":[{"type":"text","text":` + jstr(doc) + `}]}`
+	h := newHarness(t)
+	h.call("1", "m")
+	direct := h.server(result("1", res))
+	h = streamedHarness(t)
+	if fwd, rep := h.client(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m","arguments":{},"task":{"ttl":1000}}}`); fwd == "" || rep != "" {
+		t.Fatalf("the task's call was not forwarded: %q", rep)
+	}
+	if created := h.viaReader(result("2", `{"task":{"taskId":"t1","status":"working"}}`), 3); !strings.Contains(created, `"taskId":"t1"`) {
+		t.Fatalf("the task's creation: %s", created)
+	}
+	if fwd, rep := h.client(`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t1"}}`); fwd == "" || rep != "" {
+		t.Fatalf("tasks/result was not forwarded: %q", rep)
+	}
+	if got := h.viaReader(result("1", res), 7); got != direct {
+		t.Fatalf("streamed tasks/result gave\n%s\ntools/call gave\n%s", got, direct)
+	}
+}
+
+// TestLongLineCancelled: a streamed result of a call the client cancelled
+// is not sent, and the id is free again.
+func TestLongLineCancelled(t *testing.T) {
+	doc := `{"keep":"` + strings.Repeat("k", 300) + `","drop":"` + canary + `"}`
+	h := streamedHarness(t)
+	h.call("1", "m")
+	h.client(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	if got := h.viaReader(result("1", `{"content":[{"type":"text","text":`+jstr(doc)+`}]}`), 5); got != "" {
+		t.Fatalf("got %s", got)
+	}
+	h.call("1", "m")
+}
