@@ -48,7 +48,8 @@ type jsonStrings struct {
 	passing bool
 	broken  bool // not valid JSON: all passes
 	err     error
-	n       int64 // bytes written
+	n       int64  // bytes written
+	pend    []byte // what out gathered in this window
 	// undo: the strings read as JSON, as they were, for data that turns
 	// out not to be JSON (restore); at most maxJSONString bytes of them.
 	undo     []undo
@@ -68,11 +69,28 @@ func newJSONStrings(w io.Writer, level int) *jsonStrings {
 	return j
 }
 
+// out passes b on, at the end of the window (send): one write per window,
+// not one per string.
 func (j *jsonStrings) out(b []byte) {
-	if j.err == nil && len(b) > 0 {
-		_, j.err = j.w.Write(b)
-		j.n += int64(len(b))
+	j.pend = append(j.pend, b...)
+	j.n += int64(len(b))
+}
+
+// send writes what out gathered.
+func (j *jsonStrings) send() {
+	if j.err == nil && len(j.pend) > 0 {
+		_, j.err = j.w.Write(j.pend)
 	}
+	j.pend = j.pend[:0]
+}
+
+// outTo is the writer of a string's JSON text read by an inner jsonStrings:
+// the outer one's out.
+type outTo struct{ j *jsonStrings }
+
+func (o outTo) Write(p []byte) (int, error) {
+	o.j.out(p)
+	return len(p), nil
 }
 
 // restore returns data (what j wrote) with the strings it read as JSON put
@@ -97,6 +115,7 @@ func (j *jsonStrings) Write(p []byte) (int, error) {
 	if j.err != nil {
 		return 0, j.err
 	}
+	defer j.send()
 	if j.broken {
 		j.out(p)
 		return len(p), j.err
@@ -169,15 +188,12 @@ func (j *jsonStrings) decide(more bool) {
 	if len(text) >= hintMin && validJSON(text) {
 		j.held = nil // kept by undo
 		// Strings in it are read too.
-		in := newJSONStrings(j.w, j.level+1)
+		at := j.n
+		in := newJSONStrings(outTo{j}, j.level+1)
 		in.Write(jsonwire.Trim(text))
-		if j.err = in.err; j.err == nil {
-			in.flush()
-			j.err = in.err
-		}
-		j.undo = append(j.undo, undo{at: j.n, n: int(in.n), orig: held})
+		in.Close()
+		j.undo = append(j.undo, undo{at: at, n: int(j.n - at), orig: held})
 		j.undoSize += len(held)
-		j.n += in.n
 		return
 	}
 	j.out(held)
@@ -193,6 +209,7 @@ func (j *jsonStrings) flush() {
 // Close ends the input.
 func (j *jsonStrings) Close() error {
 	j.flush()
+	j.send()
 	return j.err
 }
 
