@@ -87,7 +87,6 @@ type bigValue struct {
 	un    escapeCarry
 	hash  *tokenHash
 	sum   []byte // the hash, once the value ended; nil when it is not valid JSON
-	n     int64  // bytes, as written
 
 	// The processed one: the pipe to the processor, and its result.
 	pw   *io.PipeWriter
@@ -112,7 +111,6 @@ type bigValues struct {
 	ctx       context.Context
 	vals      []*bigValue
 	processed *bigValue // nil for none
-	line      int64     // the line's bytes
 	// refused: the rewrite refused the processed value (it was processed
 	// with another budget than the rewrite wants): it is not put back.
 	refused bool
@@ -157,7 +155,7 @@ func (bs *bigValues) at(msg []byte, v span) *bigValue {
 
 // write takes the next bytes of the value, as written.
 func (bv *bigValue) write(p []byte) {
-	bv.n += int64(len(p))
+
 	if !bv.text {
 		bv.pass(p)
 		return
@@ -803,7 +801,6 @@ func (s *session) serverLong(ps *parser, head []byte, br *bufio.Reader) {
 		return
 	}
 	w.big.wait()
-	w.big.line = w.base + int64(len(w.win))
 	msg := w.sk
 	ms, err := ps.members(msg, span{0, len(msg)}, untrusted)
 	c, key := w.call, w.callKey
