@@ -155,7 +155,6 @@ func (bs *bigValues) at(msg []byte, v span) *bigValue {
 
 // write takes the next bytes of the value, as written.
 func (bv *bigValue) write(p []byte) {
-
 	if !bv.text {
 		bv.pass(p)
 		return
