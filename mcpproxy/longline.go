@@ -727,6 +727,7 @@ func (w *walker) rawValue(start int, read func() error) error {
 func (w *walker) bigString() (bool, error) {
 	start := len(w.sk)
 	var bv *bigValue
+	looked := false // at its first character, once it was long enough
 	for {
 		t, j, err := w.sc.Next(w.win, w.i)
 		if err != nil {
@@ -737,8 +738,9 @@ func (w *walker) bigString() (bool, error) {
 			if err := w.emit(j); err != nil {
 				return false, err
 			}
-			if t.More && len(w.sk)-start > w.bigAt {
-				if c := firstChar(append(w.sk[start:len(w.sk):len(w.sk)], '"')); c == '{' || c == '[' {
+			if t.More && !looked && len(w.sk)-start > w.bigAt {
+				looked = true // once: the string may be long, and stay held
+				if c := firstChar(append(w.sk[start:start+w.bigAt:start+w.bigAt], '"')); c == '{' || c == '[' {
 					var stub []byte
 					bv, stub = w.big.add(stringContent, c)
 					bv.write(w.sk[start+1:])

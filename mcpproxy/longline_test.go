@@ -279,3 +279,28 @@ func TestLongLineCancelled(t *testing.T) {
 	}
 	h.call("1", "m")
 }
+
+// TestLongProse: a long text that is not JSON, held (the model sees it
+// whole), is read in time and memory linear in its length: it is looked at
+// once, not once per window.
+func TestLongProse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16 MB")
+	}
+	prose := strings.Repeat("Plain words of a long log line, not JSON. ", 16<<20/42)
+	line := result("1", `{"content":[{"type":"text","text":`+jstr(prose)+`}]}`) + "\n"
+	h := newHarness(t)
+	h.call("1", "m")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	h.s.fromServer(&chunkReader{strings.NewReader(line), 1 << 20})
+	h.s.wait()
+	runtime.ReadMemStats(&after)
+	if got := h.out.drain(); !strings.Contains(got, "Plain words") {
+		t.Fatalf("%.300s", got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(line)) {
+		t.Fatalf("allocated %d bytes for a line of %d", alloc, len(line))
+	}
+}
