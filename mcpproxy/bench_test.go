@@ -40,7 +40,7 @@ func BenchmarkServerResult(b *testing.B) {
 					h.call("1", tool)
 					h.s.serverLine(&h.ps, line)
 					h.s.wait()
-					h.out.take()
+					h.out.drain()
 				}
 			})
 		}

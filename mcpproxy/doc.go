@@ -65,8 +65,12 @@
 //
 // # Messages and their order
 //
-// A message may be of any size: lines are read whole, without a limit. The
-// proxy remembers the id of each tools/list and tools/call it forwards whose
+// A message may be of any size. A line of the server over 1 MiB is read a
+// window at a time (longline.go): a tools/call or tasks/result result whose
+// id comes before it has its big values (a text item's JSON,
+// structuredContent, the string of a {"content": "<text>"} wrapper) masked
+// and processed as they arrive, unheld; the rest of the line is held up to
+// 512 MiB, past which the call it answers gets an error. The proxy remembers the id of each tools/list and tools/call it forwards whose
 // result it rewrites (ids compared as JSON values: "1" and 1 differ, 1 and
 // 1.0 do not). Messages go out in the order they came, in both directions:
 // one that passes goes out as soon as it is read, unless a tools/call or
@@ -121,7 +125,8 @@
 //
 // Variables hold masked data only; read_variable reads them by a name that
 // cannot leave the store's directory. Memory: the proxy holds each message
-// it reads whole while it is read, processed and written; section 9 holds
+// it reads whole while it is read, processed and written, but for the big
+// values of a long line; section 9 holds
 // at most the budget's caps beyond the payload; at most GOMAXPROCS results
 // (and at least 2) are processed at once, after which reading the server
 // waits.

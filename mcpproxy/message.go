@@ -104,7 +104,7 @@ func (p *parser) members(b []byte, v span, how trust) ([]member, error) {
 		case t.Kind == tokenizer.ObjectEnd:
 			return ms, p.close(src, j)
 		}
-		key := unquote(src[t.Start:t.End], t.Escaped)
+		key := unquote(src[t.Start:t.End])
 		k, vs, err := p.sc.Peek(src, j)
 		if err == nil && k == tokenizer.None {
 			err = p.sc.End(len(src))
@@ -149,9 +149,9 @@ func (p *parser) elements(b []byte, v span, how trust) ([]span, error) {
 }
 
 // unquote returns the text of a string token, quotes included.
-func unquote(tok []byte, escaped bool) string {
+func unquote(tok []byte) string {
 	body := tok[1 : len(tok)-1]
-	if !escaped && bytes.IndexByte(body, '\\') < 0 {
+	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body)
 	}
 	return string(tokenizer.AppendUnescaped(nil, body))
@@ -163,7 +163,7 @@ func text(b []byte, v span) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	return unquote(raw, true), true
+	return unquote(raw), true
 }
 
 // textBytes is text as bytes: a string value's content, unescaped.
@@ -196,7 +196,7 @@ func idKey(raw []byte) (string, bool) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		return "s" + unquote(raw, true), true
+		return "s" + unquote(raw), true
 	case c == '-' || c >= '0' && c <= '9':
 		s := string(raw)
 		if !strings.ContainsAny(s, ".eE") {

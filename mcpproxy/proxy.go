@@ -145,7 +145,8 @@ func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc Too
 	t := &tool{mask: mask, arrays: tc.Arrays, strict: tc.Strict}
 	if budget > 0 {
 		var err error
-		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions)}
+		// P3: a string member that holds JSON is read as JSON.
+		opts := []toolresult.Option{toolresult.WithBudget(budget), toolresult.WithMask(mask), toolresult.WithInstructions(tc.Instructions), toolresult.WithJSONStrings(true)}
 		if t.proc, err = base.With(opts...); err != nil {
 			return nil, &configError{err: err}
 		}
@@ -191,9 +192,9 @@ func (p *Proxy) callTool(c *call) *tool {
 	return p.toolFor(c.tool)
 }
 
-// made remembers that a tool's processor made a variable, so that
+// rememberVariable remembers that a tool's processor made a variable, so that
 // read_variable reads it under that tool's budget.
-func (p *Proxy) made(name string, proc *toolresult.Processor) {
+func (p *Proxy) rememberVariable(name string, proc *toolresult.Processor) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.vars) >= 1<<16 {

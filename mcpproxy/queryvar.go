@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -56,17 +57,17 @@ func (s *session) queryResult(args []byte) []byte {
 		return toolError("jsonmask: query_variable: " + message(err))
 	}
 	if r.Route == toolresult.Variable {
-		s.p.made(r.Variable.Name, proc)
+		s.p.rememberVariable(r.Variable.Name, proc)
 	}
-	text := modelText(r)
+	text := r.ModelText()
 	if text == "" {
 		text = "(the program gave no output)"
 	}
 	b := []byte(`{"content":[{"type":"text","text":`)
-	b = appendString(b, text)
+	b = jsonwire.AppendQuote(b, text)
 	b = append(b, "}]"...)
 	if r.Route == toolresult.Passthrough {
-		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+		if data := jsonwire.Trim(r.Content); len(data) > 0 && data[0] == '{' {
 			b = append(append(b, `,"structuredContent":`...), data...)
 		}
 	}

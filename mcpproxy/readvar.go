@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -113,13 +114,13 @@ func (s *session) readResult(args []byte) []byte {
 		return toolError("jsonmask: read_variable: " + message(err))
 	}
 	if r.Route == toolresult.Variable {
-		s.p.made(r.Variable.Name, proc)
+		s.p.rememberVariable(r.Variable.Name, proc)
 	}
 	b := []byte(`{"content":[{"type":"text","text":`)
-	b = appendString(b, modelText(r))
+	b = jsonwire.AppendQuote(b, r.ModelText())
 	b = append(b, "}]"...)
 	if r.Route == toolresult.Passthrough {
-		if data := trimJSON(r.Content); len(data) > 0 && data[0] == '{' {
+		if data := jsonwire.Trim(r.Content); len(data) > 0 && data[0] == '{' {
 			b = append(append(b, `,"structuredContent":`...), data...)
 		}
 	}
@@ -128,6 +129,6 @@ func (s *session) readResult(args []byte) []byte {
 
 // toolError is a tool result with isError set and one text.
 func toolError(text string) []byte {
-	b := appendString([]byte(`{"content":[{"type":"text","text":`), text)
+	b := jsonwire.AppendQuote([]byte(`{"content":[{"type":"text","text":`), text)
 	return append(b, `}],"isError":true}`...)
 }

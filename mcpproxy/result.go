@@ -63,6 +63,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	if why != "" {
 		return fail(why)
 	}
+	r.big = c.big
 	if task, twice := find(r.ms, "task"); c.method == toolsCall && (task != nil || r.resultType == "task") {
 		// A task created: in the tasks extension of later protocols
 		// (resultType "task") the task's members are the result's own.
@@ -103,7 +104,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	case err != nil:
 		return fail("its " + p.from + " could not be processed: " + message(err))
 	case out != nil && out.Route == toolresult.Plaintext && p.unwrapped:
-		return s.plainWrapped(msg, res, r.ms, r.items, p.payload.bytes())
+		return s.plainWrapped(msg, res, r.ms, r.items, out.Content) // the whole text: plaintext is held
 	case out == nil || out.Route == toolresult.Plaintext:
 		// C4: plaintext enters whole; a masked tool's result keeps only the
 		// members MCP defines.
@@ -113,7 +114,7 @@ func (s *session) rewriteCall(ctx context.Context, c *call, msg, rawID []byte, r
 	case out.Route == toolresult.Passthrough && !masked && out.Instructions == "" && !p.unwrapped && !p.repeated:
 		return msg
 	case out.Route == toolresult.Variable:
-		s.p.made(out.Variable.Name, t.proc)
+		s.p.rememberVariable(out.Variable.Name, t.proc)
 	}
 	return r.assemble(out, keep, masked)
 }
@@ -128,6 +129,7 @@ type callResult struct {
 	structured *member // nil for none, or null
 	resultType string
 	items      []item
+	big        *bigValues // the values of a long line that msg holds as stubs; nil for none
 }
 
 // readResult reads the members of the result at res, or says why it cannot.
@@ -168,7 +170,13 @@ func (r *callResult) readItems(ps *parser) string {
 		return "its content is not valid JSON: " + message(err)
 	}
 	for _, e := range els {
-		r.items = append(r.items, readItem(ps, r.msg, e))
+		it := readItem(ps, r.msg, e)
+		if it.text != (span{}) {
+			if bv := r.big.at(r.msg, it.text); bv != nil {
+				it.jsonLike = bv.first
+			}
+		}
+		r.items = append(r.items, it)
 	}
 	return ""
 }
@@ -204,24 +212,28 @@ func (r *callResult) choosePayload(ps *parser, masked bool) payloadChoice {
 	p := payloadChoice{from: "structuredContent", item: -1}
 	structured := r.structured
 	if structured != nil {
-		switch w := wrapped(ps, r.msg, structured.val, r.content); {
+		w := wrapped(ps, r.msg, structured.val, r.content)
+		if w.text != (span{}) && r.big.at(r.msg, w.text) != nil {
+			w.json = true // only text that starts like JSON is streamed
+		}
+		switch {
 		case w.repeats && len(r.items) > 0:
 			// structuredContent repeats the content items (media, say):
 			// the content says it once (P3). An empty list repeats
 			// nothing: {"k": []} is data, which the mask sees.
 			structured, p.repeated = nil, true
 		case w.text != (span{}) && w.json:
-			p.payload, p.unwrapped, p.from = textPayload(r.msg, w.text), true, "structuredContent's text"
+			p.payload, p.unwrapped, p.from = r.payloadAt(w.text), true, "structuredContent's text"
 		case w.text != (span{}) && !masked:
 			p.plain = textBytes(r.msg, w.text)
 		default:
-			p.payload = &payloadOf{b: r.msg[structured.val.start:structured.val.end]}
+			p.payload = r.payloadAt(structured.val)
 		}
 	}
 	if structured == nil {
 		for i, it := range r.items {
 			if it.jsonLike != 0 {
-				p.payload, p.item, p.from = textPayload(r.msg, it.text), i, "text content"
+				p.payload, p.item, p.from = r.payloadAt(it.text), i, "text content"
 				break
 			}
 		}
@@ -241,7 +253,7 @@ func (r *callResult) keptItems(p payloadChoice, masked, arrays bool) ([]bool, st
 		if i == p.item || it.jsonLike == 0 || p.payload == nil {
 			continue
 		}
-		if sameJSON(textBytes(r.msg, it.text), p.payload.bytes()) {
+		if r.same(it.text, p.payload) {
 			keep[i] = false // P4: the same JSON once
 			continue
 		}
@@ -258,6 +270,18 @@ func processPayload(ctx context.Context, t *tool, r *callResult, payload *payloa
 	switch {
 	case payload == nil:
 		return nil, nil
+	case payload.big != nil:
+		// A long line's value, processed as it streamed by: with the
+		// tool's budget, so texts kept beside it cannot count.
+		out, err := r.big.result(payload.big)
+		if extra := keptTokens(t.proc, r.msg, r.items, keep); extra > 0 && err == nil &&
+			!(out.Route == toolresult.Passthrough && out.Tokens.Context <= max(t.proc.Budget()-extra, 1)) {
+			// The texts kept beside it leave it less than the budget it
+			// was processed with: what it would have become is not known.
+			r.big.refused = true
+			return nil, errNotStreamed
+		}
+		return out, err
 	case t.proc != nil:
 		// The budget bounds the whole result (P3): the texts kept beside
 		// the data count against it.
@@ -482,10 +506,31 @@ type payloadOf struct {
 	msg  []byte
 	text span   // the JSON string, when the payload is a text
 	b    []byte // the payload's bytes, once needed
+	// big: a long line's value that msg holds as a stub, processed as it
+	// streamed by; its bytes are not held (bytes returns nil).
+	big *bigValue
 }
 
-// textPayload is the payload that the JSON string at v holds.
-func textPayload(msg []byte, v span) *payloadOf { return &payloadOf{msg: msg, text: v} }
+// payloadAt is the payload at v in the result: the JSON that a string
+// holds, JSON as written, or a long line's big value.
+func (r *callResult) payloadAt(v span) *payloadOf {
+	if bv := r.big.at(r.msg, v); bv != nil {
+		return &payloadOf{big: bv}
+	}
+	if r.msg[v.start] == '"' {
+		return &payloadOf{msg: r.msg, text: v}
+	}
+	return &payloadOf{b: r.msg[v.start:v.end]}
+}
+
+// same reports whether the text at v holds the same JSON as the payload
+// (SPEC P4).
+func (r *callResult) same(v span, p *payloadOf) bool {
+	if r.big != nil {
+		return r.big.same(r.msg, v, p)
+	}
+	return sameJSON(textBytes(r.msg, v), p.bytes())
+}
 
 // bytes returns the payload's bytes, unescaping a text the first time.
 func (p *payloadOf) bytes() []byte {
@@ -509,6 +554,8 @@ func (p *payloadOf) first() byte {
 	switch {
 	case p == nil:
 		return 0
+	case p.big != nil:
+		return p.big.first
 	case p.b == nil && p.text != (span{}):
 		return firstChar(p.msg[p.text.start:p.text.end])
 	}
@@ -645,16 +692,6 @@ func readItem(ps *parser, msg []byte, e span) item {
 	}
 	return it
 }
-
-// modelText is r.ModelText() under the name that readvar.go and the query
-// files (being edited beside this change) still call.
-func modelText(r *toolresult.Result) string { return r.ModelText() }
-
-// appendString and trimJSON are jsonwire.AppendQuote and jsonwire.Trim under
-// the names that readvar.go and the query files (being edited beside this
-// change) still call; new code calls jsonwire.
-func appendString(b []byte, s string) []byte { return jsonwire.AppendQuote(b, s) }
-func trimJSON(b []byte) []byte               { return jsonwire.Trim(b) }
 
 // errorResult is the result of a call whose result is withheld (SPEC P6).
 func errorResult(tool, why string) []byte {

@@ -15,12 +15,21 @@ import (
 // cannot tell whether it holds a result to rewrite. When its id was read
 // before the error and names a call whose result is rewritten, the client
 // gets an error for that call instead.
-func (s *session) serverLine(ps *parser, line []byte) { s.serverLineOwned(ps, line, false) }
+func (s *session) serverLine(ps *parser, line []byte) { s.serverLineOwned(ps, line, borrowed) }
+
+// ownership says whether a line may be kept by who is given it: borrowed,
+// it is the reader's buffer (a copy is kept); given, it is the taker's.
+type ownership bool
+
+const (
+	borrowed ownership = false
+	given    ownership = true
+)
 
 // serverLineOwned is serverLine for a line that the caller may give away
 // (owned): a result processed after the call keeps it instead of a copy
 // (a result of 100 MB is not held twice). It reports whether it kept it.
-func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept bool) {
+func (s *session) serverLineOwned(ps *parser, line []byte, owned ownership) (kept bool) {
 	switch firstByte(line) {
 	case 0:
 		s.order.put(line)
@@ -30,7 +39,7 @@ func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept boo
 			s.badMessage(line, ms, err)
 			return
 		}
-		c, key, ambiguous := s.claim(line, ms)
+		c, key, ambiguous := s.answeredCall(line, ms)
 		switch {
 		case ambiguous:
 			s.p.logf("dropped a response from the server with two ids, one of a call whose result is rewritten")
@@ -39,7 +48,7 @@ func (s *session) serverLineOwned(ps *parser, line []byte, owned bool) (kept boo
 		case (c.method == toolsCall || c.method == tasksResult) && s.hasResult(ms):
 			// Processed on its own, so that reading the server goes on.
 			msg := line
-			if kept = owned; !owned {
+			if kept = owned == given; !kept {
 				msg = bytes.Clone(line)
 			}
 			ctx := s.busyCall(key, c)
@@ -62,11 +71,11 @@ func (s *session) hasResult(ms []member) bool {
 	return r != nil && !twice && e == nil
 }
 
-// claim returns the call that a response of the server answers, when its
+// answeredCall returns the call that a response of the server answers, when its
 // result is to be rewritten, and takes it from the pending calls. A
 // response with two ids, one of which names such a call, is ambiguous:
 // the calls it may answer get errors.
-func (s *session) claim(line []byte, ms []member) (c *call, key string, ambiguous bool) {
+func (s *session) answeredCall(line []byte, ms []member) (c *call, key string, ambiguous bool) {
 	if m, _ := find(ms, "method"); m != nil {
 		return nil, "", false // a request or a notification of the server
 	}
@@ -80,7 +89,7 @@ func (s *session) claim(line []byte, ms []member) (c *call, key string, ambiguou
 		for _, id := range ids {
 			raw := line[id.val.start:id.val.end]
 			if k, ok := idKey(raw); ok {
-				if c := s.take(k); c != nil {
+				if c := s.pendingToBusy(k); c != nil {
 					s.send(k, c, s.failure(nil, c, raw, "the server's response has two ids"))
 					ambiguous = true
 				}
@@ -98,11 +107,11 @@ func (s *session) claim(line []byte, ms []member) (c *call, key string, ambiguou
 	if !ok {
 		return nil, "", false
 	}
-	return s.take(key), key, false
+	return s.pendingToBusy(key), key, false
 }
 
-// take moves a pending call to the busy ones.
-func (s *session) take(key string) *call {
+// pendingToBusy moves a pending call to the busy ones: its result is being answered.
+func (s *session) pendingToBusy(key string) *call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.pending[key]
@@ -195,7 +204,7 @@ func (s *session) badMessage(line []byte, ms []member, err error) {
 		}
 		raw := line[m.val.start:m.val.end]
 		if key, ok := idKey(raw); ok {
-			if c := s.take(key); c != nil {
+			if c := s.pendingToBusy(key); c != nil {
 				s.send(key, c, s.failure(nil, c, raw, "the server's response is not valid JSON: "+message(err)))
 			}
 		}
@@ -246,7 +255,7 @@ func (s *session) serverBatch(ps *parser, line []byte) {
 			continue
 		}
 		ms, _ := ps.members(line, e, trusted)
-		c, key, ambiguous := s.claim(line, ms)
+		c, key, ambiguous := s.answeredCall(line, ms)
 		if ambiguous {
 			jobs[i].c = &call{} // dropped: its calls got errors
 			some = true

@@ -44,8 +44,8 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// take returns what was written since the last take.
-func (l *lockedBuffer) take() string {
+// drain returns what was written since the last drain.
+func (l *lockedBuffer) drain() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.b.String()
@@ -87,7 +87,7 @@ func newHarness(t testing.TB) *harness {
 func (h *harness) client(line string) (forwarded, replies string) {
 	fwd := h.s.clientLine(&h.ps, []byte(line+"\n"))
 	h.s.wait()
-	return string(fwd), h.out.take()
+	return string(fwd), h.out.drain()
 }
 
 // server gives the session a line of the server; it returns what the
@@ -95,7 +95,7 @@ func (h *harness) client(line string) (forwarded, replies string) {
 func (h *harness) server(line string) string {
 	h.s.serverLine(&h.ps, []byte(line+"\n"))
 	h.s.wait()
-	got := h.out.take()
+	got := h.out.drain()
 	if strings.Contains(got, canary) {
 		h.t.Fatalf("a dropped value reached the client: %s", got)
 	}
@@ -258,9 +258,9 @@ func TestServerLines(t *testing.T) {
 				want += "\n"
 			}
 			if got != want {
-				t.Fatalf("got  %s\nwant %s\nlog: %s", got, want, h.log.take())
+				t.Fatalf("got  %s\nwant %s\nlog: %s", got, want, h.log.drain())
 			}
-			if strings.Contains(h.log.take(), canary) {
+			if strings.Contains(h.log.drain(), canary) {
 				t.Fatal("a diagnostic holds a dropped value")
 			}
 		})
@@ -429,7 +429,7 @@ func TestStreaming(t *testing.T) {
 		}
 		h.s.fromServer(r)
 		h.s.wait()
-		got := h.out.take()
+		got := h.out.drain()
 		if strings.Contains(got, canary) {
 			t.Fatal("a dropped value reached the client")
 		}
@@ -483,7 +483,7 @@ func FuzzServerResult(f *testing.F) {
 		}
 		h.s.serverLine(&h.ps, []byte(result("1", res)+"\n"))
 		h.s.wait()
-		got := h.out.take()
+		got := h.out.drain()
 		var msg struct {
 			Result struct {
 				Content []struct {
@@ -601,12 +601,12 @@ func TestHeldInOrder(t *testing.T) {
 		close(bs.release)
 		t.Fatal("reading the server waited for the result's processing")
 	}
-	if got := h.out.take(); got != "" {
+	if got := h.out.drain(); got != "" {
 		t.Fatalf("the client got %q before the result was done", got)
 	}
 	close(bs.release)
 	h.s.wait()
-	got := h.out.take()
+	got := h.out.drain()
 	i := strings.Index(got, `"id":1,"result":{"content":[{"type":"text","text":"The response (`)
 	if i < 0 || !strings.HasSuffix(got, note) || strings.Index(got, note) < i {
 		t.Fatalf("then %q", got)
@@ -671,7 +671,7 @@ func TestOwnToolIDs(t *testing.T) {
 		<-h.s.slots
 	}
 	h.s.wait()
-	if got := h.out.take(); strings.Count(got, `"id":6,"result"`) != 1 || strings.Count(got, `"id":6,"error"`) != 2 {
+	if got := h.out.drain(); strings.Count(got, `"id":6,"result"`) != 1 || strings.Count(got, `"id":6,"error"`) != 2 {
 		t.Fatalf("the client got %s", got)
 	}
 }
@@ -702,7 +702,7 @@ func FuzzTaskResult(f *testing.F) {
 		server := func(line string) string {
 			h.s.serverLine(&h.ps, []byte(line+"\n"))
 			h.s.wait()
-			got := h.out.take()
+			got := h.out.drain()
 			for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
 				if l != "" && !json.Valid([]byte(l)) {
 					t.Fatalf("the client got a line that is not JSON: %s", l)
@@ -815,7 +815,7 @@ func TestHeldBound(t *testing.T) {
 	close(bs.release)
 	<-done
 	h.s.wait()
-	got := strings.Split(strings.TrimSuffix(h.out.take(), "\n"), "\n")
+	got := strings.Split(strings.TrimSuffix(h.out.drain(), "\n"), "\n")
 	if len(got) != maxHeldMessages+11 || !strings.Contains(got[0], `"id":1,"result"`) {
 		t.Fatalf("%d messages, the first %.100s", len(got), got[0])
 	}

@@ -11,7 +11,9 @@
 //     out and returned as instructions (C2), unless [WithInstructions] is
 //     off; they are capped at [MaxInstructionTokens] and the data gets the
 //     budget they leave;
-//  2. the mask applies (sections 1 to 6);
+//  2. the mask applies (sections 1 to 6); then, with [WithJSONStrings],
+//     strings that hold JSON text are read as that JSON (C11, P3), and put
+//     back as they were if the data turns out not to be JSON;
 //  3. data that is not a JSON object or array is plaintext, returned whole
 //     (C4); structured data is held while it may still fit the budget, and
 //     written to a draft in the store as soon as it cannot (it is then more

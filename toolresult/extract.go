@@ -31,16 +31,34 @@ const (
 	maxHeldMember = MaxInstructions + 2*maxHeld + maxCandidate + 2
 )
 
-// Extractor states.
+// exState is where the extractor is in the body. The transitions, each
+// made by the step of its state (extractor.step):
+//
+//	exStart     whitespace, a byte-order mark -> exStart; '{' -> exBetween;
+//	            anything else -> exPass
+//	exBetween   a key -> exKey; '}' -> exPass
+//	exKey       the key's pieces -> exKey; the instructions' key -> exColon;
+//	            another key -> exDataColon
+//	exColon     ':' -> exTake
+//	exDataColon ':' -> exSkip
+//	exSkip      the value's pieces -> exSkip; its end -> exBetween
+//	exTake      the value's pieces -> exTake; its end -> exBetween (held
+//	            until the separator after it is read)
+//	exPass      -> exPass, to the end
+//
+// An error in any state (the body is not an object this reader can read)
+// goes to exPass, unless it is a limit of the extractor's, which fails.
+type exState uint8
+
 const (
-	exStart     = iota // before the body's first byte that is not whitespace
-	exBetween          // in the root object, before a key or '}'
-	exKey              // inside a key
-	exColon            // after a key, before its value
-	exDataColon        // after a key of data, before its value
-	exSkip             // inside a value that is data
-	exTake             // inside an instructions value
-	exPass             // everything else: passed on as it is
+	exStart     exState = iota // before the body's first byte that is not whitespace
+	exBetween                  // in the root object, before a key or '}'
+	exKey                      // inside a key
+	exColon                    // after a key, before its value
+	exDataColon                // after a key of data, before its value
+	exSkip                     // inside a value that is data
+	exTake                     // inside an instructions value
+	exPass                     // everything else: passed on as it is
 )
 
 // extractor takes display_instructions_for_model members out of a body that
@@ -70,7 +88,7 @@ type extractor struct {
 	blank bool
 
 	sc    tokenizer.Scanner
-	state int
+	state exState
 	base  int64 // offset of the current window in the body
 	bom   int   // bytes of a byte-order mark seen at the start
 
@@ -102,7 +120,8 @@ func newExtractor(w io.Writer, blank bool) *extractor {
 	return e
 }
 
-// Write reads the next window of the body.
+// Write reads the next window of the body: the step of each state in turn
+// (the map is at exState), then it holds or passes on the rest.
 func (e *extractor) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return 0, e.err
@@ -111,76 +130,7 @@ func (e *extractor) Write(p []byte) (int, error) {
 	i := 0
 	var err error
 	for i < len(p) && err == nil {
-		switch e.state {
-		case exStart:
-			i, err = e.start(p, i)
-		case exBetween:
-			var k tokenizer.Kind
-			k, i, err = e.sc.Peek(p, i)
-			switch {
-			case err != nil || k == tokenizer.None:
-			case k == tokenizer.ObjectEnd:
-				err = e.pass(e.sepEnd(e.base+int64(i)), i)
-				if err == nil {
-					_, i, err = e.sc.Next(p, i)
-					e.state = exPass
-				}
-			default: // a key: what came since the last value is held until it is read
-				e.state, e.key, e.keyLong, e.keyAt = exKey, e.key[:0], false, e.base+int64(i)
-			}
-		case exKey:
-			var t tokenizer.Token
-			t, i, err = e.sc.Next(p, i)
-			if err != nil {
-				break
-			}
-			if !e.keyLong {
-				if len(e.key)+t.End-t.Start > maxCandidate+2 {
-					e.keyLong = true
-				} else {
-					e.key = append(e.key, p[t.Start:t.End]...)
-				}
-			}
-			switch {
-			case t.More:
-			case e.isInstructions():
-				// The member goes, with the separator before it (or, for
-				// the root's first member, after it): held until its value
-				// is read.
-				e.state = exColon
-			default:
-				err = e.pass(e.sepEnd(e.keyAt), i)
-				e.state, e.first = exDataColon, false
-			}
-		case exColon:
-			_, i, err = e.sc.Peek(p, i)
-			if err == nil && i < len(p) {
-				e.state, e.value, e.open, e.pending = exTake, e.value[:0], e.open[:0], false
-			}
-		case exDataColon:
-			if _, i, err = e.sc.Peek(p, i); err == nil && i < len(p) {
-				e.state = exSkip
-			}
-		case exSkip:
-			var done bool
-			if i, done, err = e.sc.SkipTrusted(p, i); err == nil && done {
-				err = e.pass(-1, i)
-				e.afterValue(i)
-			}
-		case exTake:
-			var done bool
-			if i, done, err = e.take(p, i); err == nil && done {
-				// Held until the separator after it is read: without it,
-				// the value before the member and what follows it could
-				// read as one ({"a":1,"i":[]0} is not {"a":10}).
-				e.state, e.heldInstr = exBetween, e.heldInstr+1
-				if !e.first {
-					e.dropTo = e.base + int64(i)
-				}
-			}
-		default: // exPass
-			i = len(p)
-		}
+		i, err = e.step(p, i)
 	}
 	if err != nil {
 		if e.err = e.fail(err); e.err != nil {
@@ -189,25 +139,7 @@ func (e *extractor) Write(p []byte) (int, error) {
 		// Not an object we can read: pass the rest on as it is.
 		e.state = exPass
 	}
-	switch e.state {
-	case exBetween, exKey, exColon, exTake:
-		// Hold the rest of the window: it may belong to a member taken out.
-		if len(e.held) == 0 {
-			e.heldAt = e.base + int64(e.out)
-		}
-		if n := len(e.held) + len(p) - e.out; e.state == exColon || e.state == exTake || e.heldInstr > 0 {
-			if n > maxHeldMember {
-				err = &extractError{msg: InstructionsKey + " longer than " + strconv.Itoa(maxHeldMember) + " bytes as written, with the whitespace around it", at: e.base + int64(len(p))}
-				break
-			}
-		} else if n > maxHeld+maxCandidate+2 {
-			err = &extractError{msg: "more than " + strconv.Itoa(maxHeld) + " bytes of whitespace between two members", at: e.base + int64(len(p))}
-			break
-		}
-		e.held = append(e.held, p[e.out:]...)
-	default:
-		err = e.pass(-1, len(p))
-	}
+	err = e.holdRest(p)
 	e.p = nil
 	if err != nil {
 		e.err = err
@@ -215,6 +147,114 @@ func (e *extractor) Write(p []byte) (int, error) {
 	}
 	e.base += int64(len(p))
 	return len(p), nil
+}
+
+// step reads what it can of p from i in the current state, and moves to the
+// next state (the map is at exState).
+func (e *extractor) step(p []byte, i int) (int, error) {
+	switch e.state {
+	case exStart:
+		return e.start(p, i)
+	case exBetween:
+		return e.between(p, i)
+	case exKey:
+		return e.readKey(p, i)
+	case exColon, exDataColon:
+		_, i, err := e.sc.Peek(p, i)
+		if err == nil && i < len(p) {
+			if e.state == exDataColon {
+				e.state = exSkip
+			} else {
+				e.state, e.value, e.open, e.pending = exTake, e.value[:0], e.open[:0], false
+			}
+		}
+		return i, err
+	case exSkip:
+		i, done, err := e.sc.SkipTrusted(p, i)
+		if err == nil && done {
+			err = e.pass(-1, i)
+			e.afterValue(i)
+		}
+		return i, err
+	case exTake:
+		i, done, err := e.take(p, i)
+		if err == nil && done {
+			// Held until the separator after it is read: without it,
+			// the value before the member and what follows it could
+			// read as one ({"a":1,"i":[]0} is not {"a":10}).
+			e.state, e.heldInstr = exBetween, e.heldInstr+1
+			if !e.first {
+				e.dropTo = e.base + int64(i)
+			}
+		}
+		return i, err
+	}
+	return len(p), nil // exPass
+}
+
+// between reads what comes before a key or the root's end.
+func (e *extractor) between(p []byte, i int) (int, error) {
+	k, i, err := e.sc.Peek(p, i)
+	switch {
+	case err != nil || k == tokenizer.None:
+	case k == tokenizer.ObjectEnd:
+		if err = e.pass(e.sepEnd(e.base+int64(i)), i); err == nil {
+			_, i, err = e.sc.Next(p, i)
+			e.state = exPass
+		}
+	default: // a key: what came since the last value is held until it is read
+		e.state, e.key, e.keyLong, e.keyAt = exKey, e.key[:0], false, e.base+int64(i)
+	}
+	return i, err
+}
+
+// readKey reads a piece of a key, and at its end says whether the member is
+// the instructions.
+func (e *extractor) readKey(p []byte, i int) (int, error) {
+	t, i, err := e.sc.Next(p, i)
+	if err != nil {
+		return i, err
+	}
+	if !e.keyLong {
+		if len(e.key)+t.End-t.Start > maxCandidate+2 {
+			e.keyLong = true
+		} else {
+			e.key = append(e.key, p[t.Start:t.End]...)
+		}
+	}
+	switch {
+	case t.More:
+	case e.isInstructions():
+		// The member goes, with the separator before it (or, for the
+		// root's first member, after it): held until its value is read.
+		e.state = exColon
+	default:
+		err = e.pass(e.sepEnd(e.keyAt), i)
+		e.state, e.first = exDataColon, false
+	}
+	return i, err
+}
+
+// holdRest holds the rest of the window where it may belong to a member
+// taken out, within the extractor's limits, and passes it on elsewhere.
+func (e *extractor) holdRest(p []byte) error {
+	switch e.state {
+	case exBetween, exKey, exColon, exTake:
+	default:
+		return e.pass(-1, len(p))
+	}
+	if len(e.held) == 0 {
+		e.heldAt = e.base + int64(e.out)
+	}
+	if n := len(e.held) + len(p) - e.out; e.state == exColon || e.state == exTake || e.heldInstr > 0 {
+		if n > maxHeldMember {
+			return &extractError{msg: InstructionsKey + " longer than " + strconv.Itoa(maxHeldMember) + " bytes as written, with the whitespace around it", at: e.base + int64(len(p))}
+		}
+	} else if n > maxHeld+maxCandidate+2 {
+		return &extractError{msg: "more than " + strconv.Itoa(maxHeld) + " bytes of whitespace between two members", at: e.base + int64(len(p))}
+	}
+	e.held = append(e.held, p[e.out:]...)
+	return nil
 }
 
 // sepEnd returns where what is held is to be taken out up to, now that a

@@ -34,6 +34,8 @@ type Processor struct {
 	// noInstructions: display_instructions_for_model is data (C2's routing
 	// is off).
 	noInstructions bool
+	// jsonStrings: strings that hold JSON text are read as JSON (WithJSONStrings).
+	jsonStrings bool
 }
 
 // MaxInstructionTokens caps the instructions a response carries (C2):
@@ -156,23 +158,42 @@ func (p *Processor) getStore() (Store, error) {
 // nothing of it is returned), r's, the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
-	return p.process(ctx, r, !p.noInstructions)
+	route := takeInstructions
+	if p.noInstructions {
+		route = instructionsAsData
+	}
+	return p.process(ctx, r, route)
 }
 
-// process is Process; instructions says whether display_instructions_for_model
-// members are taken out (C2), which ReadVariable does not want.
-func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool) (*Result, error) {
+// instructionRoute says what process does with display_instructions_for_model
+// members (C2): takes them out, or leaves them in the data (as ReadVariable
+// and queries want: what was stored is data).
+type instructionRoute bool
+
+const (
+	takeInstructions   instructionRoute = true
+	instructionsAsData instructionRoute = false
+)
+
+// process is Process, with the instructions' route.
+func (p *Processor) process(ctx context.Context, r io.Reader, instructions instructionRoute) (*Result, error) {
 	sk := &sink{p: p, ctx: ctx}
 	sk.in.SetObserver(&sk.smp)
 	sk.smp = *newSampler(p.budget)
 	var w io.Writer = sk
+	var js *jsonStrings
+	if p.jsonStrings {
+		js = newJSONStrings(sk, 0)
+		w = js
+		sk.restore = js.restore
+	}
 	var mw *jsonmask.Writer
 	if p.mask != nil {
-		mw = p.mask.NewWriter(sk)
+		mw = p.mask.NewWriter(w)
 		w = mw
 	}
 	var ex *extractor
-	if instructions {
+	if instructions == takeInstructions {
 		ex = newExtractor(w, p.mask != nil)
 		w = ex
 	}
@@ -201,7 +222,12 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions bool)
 			}
 		}
 		if mw != nil {
-			return mw.Close()
+			if err := mw.Close(); err != nil {
+				return err
+			}
+		}
+		if js != nil {
+			return js.Close()
 		}
 		return nil
 	}()
@@ -246,6 +272,9 @@ type sink struct {
 	draft Draft
 	st    *storer // writes and hashes what goes to draft
 	err   error
+	// restore undoes what jsonStrings did to data that turns out to be
+	// plaintext (nil: nothing to undo).
+	restore func([]byte) []byte
 }
 
 func (s *sink) Write(p []byte) (int, error) {
@@ -382,6 +411,9 @@ func (s *sink) finish(instr []string) (*Result, error) {
 				return nil, err
 			}
 			s.discard()
+		}
+		if s.restore != nil {
+			s.held = s.restore(s.held) // strings read as JSON go back to what they were
 		}
 		res.Route, res.Content, res.Text = Plaintext, s.held, string(s.held)
 		res.Tokens.Context = p.tok.Count(s.held, -1)

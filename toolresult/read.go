@@ -76,7 +76,7 @@ func (p *Processor) ReadVariable(ctx context.Context, sel Selection) (*Result, e
 		pw.CloseWithError(err) // nil: io.EOF, the selection is whole
 		done <- err
 	}()
-	res, perr := q.process(ctx, pr, false)
+	res, perr := q.process(ctx, pr, instructionsAsData)
 	pr.CloseWithError(errStopped)
 	// The selector's error comes first (no such value, a bad document),
 	// unless it only says that Process stopped reading.

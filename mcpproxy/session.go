@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"runtime"
 	"strconv"
@@ -40,6 +41,12 @@ type session struct {
 	stopping bool              // Run is ending: no more work
 	slots    chan struct{}     // bounds how many results are processed at once
 	tasks    map[string]string // the tool of each task a tools/call created, by task id (SPEC P8)
+
+	// A line of the server longer than streamAt is streamed, and its
+	// values longer than bigAt are not held (longline.go).
+	streamAt, bigAt int
+	readSize        int // the server's reader's buffer
+	maxHeld         int // the most held of a long line (maxHeldLine)
 }
 
 // call is a request of the client whose result the proxy rewrites.
@@ -55,6 +62,9 @@ type call struct {
 	unattributed bool
 	cancelled    bool
 	cancel       context.CancelFunc // while its result is processed
+	// big: the values of a long line that its skeleton does not hold
+	// (longline.go); nil for a line read whole.
+	big *bigValues
 }
 
 const (
@@ -91,7 +101,8 @@ func newSession(p *Proxy, stdout, server io.Writer) *session {
 	return &session{
 		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
 		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]bool{}, tasks: map[string]string{},
-		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		slots:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		streamAt: defaultStreamAt, bigAt: defaultBigAt, readSize: 64 << 10, maxHeld: maxHeldLine,
 	}
 }
 
@@ -182,7 +193,11 @@ func (c *clientWriter) close() {
 // pieces and copied into buf once, sized to it: growing one slice as it
 // comes would copy it over and over, and hold up to twice its size while
 // it grows.
-func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
+//
+// With a limit over 0, a line longer than limit is not read whole: readLine
+// returns its first pieces, at least limit bytes, and errLongLine; the rest
+// is still to be read from r.
+func readLine(r *bufio.Reader, buf *[]byte, limit int) ([]byte, error) {
 	line, err := r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
 		return line, err
@@ -190,6 +205,10 @@ func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 	pieces := [][]byte{bytes.Clone(line)}
 	n := len(line)
 	for err == bufio.ErrBufferFull {
+		if limit > 0 && n >= limit {
+			err = errLongLine
+			break
+		}
 		line, err = r.ReadSlice('\n')
 		pieces = append(pieces, bytes.Clone(line))
 		n += len(line)
@@ -205,6 +224,9 @@ func readLine(r *bufio.Reader, buf *[]byte) ([]byte, error) {
 	*buf = b
 	return b, err
 }
+
+// errLongLine: readLine stopped in a line longer than its limit.
+var errLongLine = errors.New("a long line")
 
 // firstByte returns the first byte of line that is not JSON whitespace, or 0.
 func firstByte(line []byte) byte {
@@ -239,10 +261,15 @@ func (s *session) fromClient(r io.Reader) {
 // fromServer reads the server's messages until its output ends, and writes
 // them to the client, rewritten where they are results to rewrite.
 func (s *session) fromServer(r io.Reader) {
-	lr := newLineReader(r)
+	lr := &lineReader{br: bufio.NewReaderSize(r, s.readSize), limit: s.streamAt}
 	var ps parser
 	for {
 		line, owned, err := lr.next()
+		if err == errLongLine {
+			s.serverLong(&ps, line, lr.br)
+			lr.kept()
+			continue
+		}
 		if len(line) > 0 && s.serverLineOwned(&ps, line, owned) {
 			lr.kept()
 		}
@@ -256,8 +283,9 @@ func (s *session) fromServer(r io.Reader) {
 // reuses unless it grew past 1 MiB: it does not keep the largest message's
 // memory.
 type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
+	br    *bufio.Reader
+	buf   []byte
+	limit int // lines longer than this are left to the caller (readLine); 0: none
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -267,12 +295,12 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next line, and whether it is owned: read into the
 // buffer (not the reader's own), so that the caller may keep it, and then
 // says so with kept.
-func (lr *lineReader) next() (line []byte, owned bool, err error) {
+func (lr *lineReader) next() (line []byte, owned ownership, err error) {
 	if cap(lr.buf) > 1<<20 {
 		lr.buf = nil
 	}
-	line, err = readLine(lr.br, &lr.buf)
-	owned = len(line) > 0 && len(lr.buf) > 0 && &line[0] == &lr.buf[0]
+	line, err = readLine(lr.br, &lr.buf, lr.limit)
+	owned = ownership(len(line) > 0 && len(lr.buf) > 0 && &line[0] == &lr.buf[0])
 	return line, owned, err
 }
 
