@@ -386,7 +386,7 @@ func (p *Processor) queryResult(ctx context.Context, outs [][]byte) (*Result, er
 	q := *p
 	q.mask, q.name = nil, ""
 	if len(outs) == 1 && (outs[0][0] == '{' || outs[0][0] == '[') {
-		return q.process(ctx, bytes.NewReader(outs[0]), false)
+		return q.process(ctx, bytes.NewReader(outs[0]), instructionsAsData)
 	}
 	// No output, a scalar, or several: one per line when they fit; else
 	// stored as an array.
@@ -406,7 +406,7 @@ func (p *Processor) queryResult(ctx context.Context, outs [][]byte) (*Result, er
 		}
 		return &Result{Route: Passthrough, Text: string(lines), Content: content, Tokens: Tokens{Budget: p.budget, Context: n}}, nil
 	}
-	return q.process(ctx, bytes.NewReader(arr), false)
+	return q.process(ctx, bytes.NewReader(arr), instructionsAsData)
 }
 
 // WithLocation makes the model text of a variable name where it lives (SPEC
