@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -19,27 +18,9 @@ import (
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/config"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/internal/reportlog"
 )
-
-// benchMask keeps about a third of benchBody's bytes, as bench/cmd/gatewaywrk's.
-const benchMask = `{"id":true,"items":{"id":true,"name":true}}`
-
-// benchBody is an object of about size bytes, the body of
-// bench/cmd/gatewaywrk: {"id":1,"items":[{"id","name","email","payload",
-// "tags"}, ...]}.
-func benchBody(size int) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"id":1,"items":[`)
-	for i := 0; b.Len() < size-120; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"n%d","email":"user%d@example.com","payload":"%s","tags":["a","b"]}`, i, i, i, strings.Repeat("x", 40))
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
-}
 
 // BenchmarkServeCost is the gateway's own cost per request (issue 26):
 // the CPU time of a request through `jsonmask serve` (its real server,
@@ -71,9 +52,9 @@ func benchBody(size int) []byte {
 //
 //	go test -run '^$' -bench BenchmarkServeCost -benchtime 4000x -count 5 ./cmd/jsonmask
 func BenchmarkServeCost(b *testing.B) {
-	m := jsonmask.MustCompile(benchMask)
+	m := jsonmask.MustCompile(corpus.ItemsMask)
 	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
-		body := benchBody(size)
+		body := corpus.ItemsBody(size)
 		p := startBenchProxies(b, body)
 		for _, base := range []struct{ name, url string }{{"plain", p.plain}, {"pooled", p.pooled}} {
 			b.Run("size="+humanBytes(size)+"/base="+base.name, func(b *testing.B) {
@@ -119,7 +100,7 @@ func BenchmarkServeCost(b *testing.B) {
 // the wall time of a request with 4 at once.
 func BenchmarkServe(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
-		body := benchBody(size)
+		body := corpus.ItemsBody(size)
 		b.Run("size="+humanBytes(size), func(b *testing.B) {
 			ps := startBenchProxies(b, body)
 			for _, p := range []struct {
@@ -174,7 +155,7 @@ func startBenchProxies(b *testing.B, body []byte) benchProxies {
 	b.Cleanup(func() { devnull.Close() })
 	logger := slog.New(slog.NewJSONHandler(devnull, nil))
 	cfg := &config.File{Listen: "127.0.0.1:0", Upstream: up,
-		Routes: []config.Route{{Match: "/", MaskConfig: config.MaskConfig{Mask: []byte(benchMask)}}}}
+		Routes: []config.Route{{Match: "/", MaskConfig: config.MaskConfig{Mask: []byte(corpus.ItemsMask)}}}}
 	mt := newMetrics()
 	observe := mt.observer(reportlog.NewLines(devnull))
 	h, err := build(cfg, observe)

@@ -36,10 +36,9 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/klauspost/compress/gzip"
 )
-
-const maskJSON = `{"id":true,"items":{"id":true,"name":true}}`
 
 func main() {
 	bin := flag.String("bin", "", "the jsonmask binary")
@@ -82,22 +81,6 @@ var bufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &
 
 func (buffers) Get() []byte  { return *bufferPool.Get().(*[]byte) }
 func (buffers) Put(b []byte) { bufferPool.Put(&b) }
-
-// makeBody is an object of about size bytes: {"id":1,"items":[{"id":N,
-// "name":"nN","email":...,"payload":...}, ...]}; the mask keeps id, and
-// the items' id and name.
-func makeBody(size int) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"id":1,"items":[`)
-	for i := 0; b.Len() < size-120; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"n%d","email":"user%d@example.com","payload":"%s","tags":["a","b"]}`, i, i, i, strings.Repeat("x", 40))
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
-}
 
 func gzipped(p []byte) []byte {
 	var b bytes.Buffer
@@ -174,7 +157,7 @@ func load(p *proxy, path string, gz bool, dur time.Duration) (int64, time.Durati
 func caddyfile(addr, upstream string, masked bool) string {
 	h := ""
 	if masked {
-		h = "\tjsonmask {\n\t\tmask `" + maskJSON + "`\n\t}\n"
+		h = "\tjsonmask {\n\t\tmask `" + corpus.ItemsMask + "`\n\t}\n"
 	}
 	return "{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://" + addr + " {\n" + h +
 		"\treverse_proxy " + upstream + "\n}\n"
@@ -197,11 +180,11 @@ func startCaddy(bin, name, upAddr string, masked bool) (*proxy, error) {
 }
 
 func run(bin, caddyBin string, rounds int, dur time.Duration) error {
-	m := jsonmask.MustCompile(maskJSON)
+	m := jsonmask.MustCompile(corpus.ItemsMask)
 	sizes := []int{1 << 10, 100 << 10, 1 << 20}
 	bodies := map[string][]byte{}
 	for _, s := range sizes {
-		b := makeBody(s)
+		b := corpus.ItemsBody(s)
 		bodies[fmt.Sprintf("/%d", s)] = b
 		bodies[fmt.Sprintf("/%d.gz", s)] = gzipped(b)
 	}
@@ -241,7 +224,7 @@ func run(bin, caddyBin string, rounds int, dur time.Duration) error {
 		pooled := &proxy{name: "pooled", addr: freeAddr()}
 		pooled.cmd = exec.Command(self, "-plain", pooled.addr, "-upstream", "http://"+upAddr, "-pool")
 		serve := &proxy{name: "serve", addr: freeAddr()}
-		serve.cmd = exec.Command(bin, "serve", "-listen", serve.addr, "-upstream", "http://"+upAddr, "-mask", maskJSON)
+		serve.cmd = exec.Command(bin, "serve", "-listen", serve.addr, "-upstream", "http://"+upAddr, "-mask", corpus.ItemsMask)
 		serve.cmd.Stderr = io.Discard
 		proxies = []*proxy{plain, pooled, serve}
 	}
