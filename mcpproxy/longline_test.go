@@ -128,16 +128,11 @@ func TestLongLineNotHeld(t *testing.T) {
 		b.WriteString(`]}`)
 		line := result("1", `{"content":[{"type":"text","text":`+jstr(b.String())+`}]}`) + "\n"
 		h.call("1", "d")
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		h.s.fromServer(&chunkReader{strings.NewReader(line), 1 << 20})
-		h.s.wait()
-		runtime.ReadMemStats(&after)
+		alloc := h.allocsOfServerLine(line)
 		if got := h.out.drain(); !strings.Contains(got, "var_") || strings.Contains(got, canary) {
 			t.Fatalf("not a variable: %.300s", got)
 		}
-		return after.TotalAlloc - before.TotalAlloc, len(line)
+		return alloc, len(line)
 	}
 	small, n := alloc(8 << 20)
 	large, m := alloc(24 << 20)
@@ -291,16 +286,24 @@ func TestLongProse(t *testing.T) {
 	line := result("1", `{"content":[{"type":"text","text":`+jstr(prose)+`}]}`) + "\n"
 	h := newHarness(t)
 	h.call("1", "m")
+	alloc := h.allocsOfServerLine(line)
+	if got := h.out.drain(); !strings.Contains(got, "Plain words") {
+		t.Fatalf("%.300s", got)
+	}
+	if alloc > 8*uint64(len(line)) {
+		t.Fatalf("allocated %d bytes for a line of %d", alloc, len(line))
+	}
+}
+
+// allocsOfServerLine gives the session line from the server, in windows
+// of 1 MiB, and returns the bytes the process allocated until the session
+// was done with it.
+func (h *harness) allocsOfServerLine(line string) uint64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	h.s.fromServer(&chunkReader{strings.NewReader(line), 1 << 20})
 	h.s.wait()
 	runtime.ReadMemStats(&after)
-	if got := h.out.drain(); !strings.Contains(got, "Plain words") {
-		t.Fatalf("%.300s", got)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(line)) {
-		t.Fatalf("allocated %d bytes for a line of %d", alloc, len(line))
-	}
+	return after.TotalAlloc - before.TotalAlloc
 }
