@@ -740,7 +740,7 @@ func (w *walker) bigString() (bool, error) {
 			}
 			if t.More && !looked && len(w.sk)-start > w.bigAt {
 				looked = true // once: the string may be long, and stay held
-				if c := firstChar(append(w.sk[start:start+w.bigAt:start+w.bigAt], '"')); c == '{' || c == '[' {
+				if c := jsonwire.StringLead(w.sk[start+1 : start+w.bigAt]); c == '{' || c == '[' {
 					var stub []byte
 					bv, stub = w.big.add(stringContent, c)
 					bv.write(w.sk[start+1:])

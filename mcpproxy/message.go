@@ -218,47 +218,6 @@ func idKey(raw []byte) (string, bool) {
 	return "", false
 }
 
-// firstChar returns the first character of a JSON string's content that is
-// not whitespace or a byte-order mark, escapes decoded, as a byte (0 when
-// there is none, or when it is not ASCII). It tells text that may hold JSON
-// without decoding all of it.
-func firstChar(raw []byte) byte {
-	body := raw[1 : len(raw)-1]
-	for i := 0; i < len(body); {
-		c := body[i]
-		switch {
-		case jsonwire.IsSpace(c):
-			i++
-		case bytes.HasPrefix(body[i:], []byte(jsonwire.BOM)):
-			i += len(jsonwire.BOM)
-		case c == '\\' && i+1 < len(body):
-			e := body[i+1]
-			switch e {
-			case 'n', 't', 'r':
-				i += 2
-				continue
-			case 'u':
-				r, ok := jsonwire.ParseHex4(body[i+2:])
-				if !ok {
-					return 0
-				}
-				if r < 0x80 && jsonwire.IsSpace(byte(r)) || r == 0xFEFF {
-					i += 6
-					continue
-				}
-				if r < 0x80 {
-					return byte(r)
-				}
-				return 0
-			}
-			return e // '"', '\\', '/', 'b', 'f': not '{' or '['
-		default:
-			return c
-		}
-	}
-	return 0
-}
-
 // sameJSON reports whether a and b are the same JSON: the same tokens in
 // the same order, whitespace aside, strings compared after unescaping,
 // numbers as written (SPEC P4: a result's structuredContent and its text,

@@ -415,7 +415,7 @@ func wrapped(ps *parser, msg []byte, v span, content *member) wrap {
 	val := ms[0].val
 	switch msg[val.start] {
 	case '"':
-		c := firstChar(msg[val.start:val.end])
+		c := jsonwire.StringLead(msg[val.start+1 : val.end-1])
 		return wrap{text: val, json: c == '{' || c == '['}
 	case '[':
 		if content != nil && sameValue(msg[val.start:val.end], msg[content.val.start:content.val.end]) {
@@ -557,7 +557,7 @@ func (p *payloadOf) first() byte {
 	case p.big != nil:
 		return p.big.first
 	case p.b == nil && p.text != (span{}):
-		return firstChar(p.msg[p.text.start:p.text.end])
+		return jsonwire.StringLead(p.msg[p.text.start+1 : p.text.end-1])
 	}
 	if b := jsonwire.TrimLead(p.b); len(b) > 0 {
 		return b[0]
@@ -686,7 +686,7 @@ func readItem(ps *parser, msg []byte, e span) item {
 	}
 	if t != nil && msg[t.val.start] == '"' {
 		it.text = t.val
-		if c := firstChar(msg[t.val.start:t.val.end]); c == '{' || c == '[' {
+		if c := jsonwire.StringLead(msg[t.val.start+1 : t.val.end-1]); c == '{' || c == '[' {
 			it.jsonLike = c
 		}
 	}

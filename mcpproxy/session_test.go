@@ -385,21 +385,6 @@ func TestSameJSON(t *testing.T) {
 	}
 }
 
-func TestFirstChar(t *testing.T) {
-	for _, tc := range []struct {
-		raw  string
-		want byte
-	}{
-		{`"{}"`, '{'}, {`" \n\t[1]"`, '['}, {`"\n\r\t {"`, '{'}, {`"\u007b"`, '{'}, {`"\u0020\u005b"`, '['},
-		{"\"\xEF\xBB\xBF{\"", '{'}, {`"\ufeff{"`, '{'}, {`"x{"`, 'x'}, {`""`, 0}, {`"  "`, 0}, {`"\u00e9"`, 0}, {`"\"{"`, '"'},
-		{`"\u0z7b"`, 0}, {`"\u007"`, 0}, // not an escape: no JSON
-	} {
-		if got := firstChar([]byte(tc.raw)); got != tc.want {
-			t.Errorf("firstChar(%s) = %q, want %q", tc.raw, got, tc.want)
-		}
-	}
-}
-
 // chunkReader returns at most n bytes per read.
 type chunkReader struct {
 	r io.Reader

@@ -224,49 +224,15 @@ const (
 
 // firstChar returns the first character of a JSON string's content (raw, as
 // written, with its opening quote, and its closing quote when whole) that
-// is not whitespace, escapes decoded, as a byte: 0 when there is none yet,
-// '?' when it is not ASCII.
+// is not whitespace or a byte-order mark, escapes decoded
+// (jsonwire.StringLead): 0 when there is none yet, jsonwire.NonASCII when
+// it is not ASCII.
 func firstChar(raw []byte, end stringEnd) byte {
 	body := raw[1:]
 	if end == wholeString {
 		body = body[:len(body)-1]
 	}
-	for i := 0; i < len(body); {
-		c := body[i]
-		switch {
-		case jsonwire.IsSpace(c):
-			i++
-		case c == '\\':
-			if i+1 >= len(body) {
-				return 0
-			}
-			switch body[i+1] {
-			case 'n', 't', 'r':
-				i += 2
-				continue
-			case 'u':
-				r, ok := jsonwire.ParseHex4(body[i+2:])
-				if !ok {
-					return 0
-				}
-				if r < 0x80 && jsonwire.IsSpace(byte(r)) {
-					i += 6
-					continue
-				}
-				if r < 0x80 {
-					return byte(r)
-				}
-				return '?'
-			}
-			return body[i+1]
-		default:
-			if c >= 0x80 {
-				return '?'
-			}
-			return c
-		}
-	}
-	return 0
+	return jsonwire.StringLead(body)
 }
 
 // validJSON reports whether b is one valid JSON value.

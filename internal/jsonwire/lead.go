@@ -1,5 +1,7 @@
 package jsonwire
 
+import "bytes"
+
 // BOM is the UTF-8 byte-order mark, which may begin a body or a mask
 // (SPEC B1, M8) and is not part of the JSON.
 const BOM = "\xEF\xBB\xBF"
@@ -43,3 +45,47 @@ func Trim(b []byte) []byte {
 	}
 	return b
 }
+
+// StringLead returns the first character of a JSON string's content (as
+// written, without its quotes: escapes not yet decoded) that is not
+// whitespace or a byte-order mark, decoding escapes on the way: the byte
+// itself when it is ASCII, NonASCII when it is not, and 0 when the content
+// holds none, or none yet (it may be a piece cut within an escape). It
+// tells text that may hold JSON ('{' or '[') without decoding all of it.
+func StringLead(content []byte) byte {
+	for i := 0; i < len(content); {
+		c := content[i]
+		switch {
+		case IsSpace(c):
+			i++
+		case c == BOM[0] && bytes.HasPrefix(content[i:], []byte(BOM)):
+			i += len(BOM)
+		case c >= 0x80:
+			return NonASCII
+		case c != '\\':
+			return c
+		case i+1 >= len(content):
+			return 0
+		case content[i+1] == 'n' || content[i+1] == 't' || content[i+1] == 'r':
+			i += 2
+		case content[i+1] != 'u':
+			return content[i+1] // '"', '\\', '/', 'b', 'f': escapes of no JSON's first byte
+		default:
+			r, ok := ParseHex4(content[i+2:])
+			switch {
+			case !ok:
+				return 0
+			case r < 0x80 && IsSpace(byte(r)) || r == 0xFEFF:
+				i += 6
+			case r < 0x80:
+				return byte(r)
+			default:
+				return NonASCII
+			}
+		}
+	}
+	return 0
+}
+
+// NonASCII is what StringLead returns for a first character past ASCII.
+const NonASCII = 0x80

@@ -90,3 +90,36 @@ func FuzzLeadLen(f *testing.F) {
 		}
 	})
 }
+
+func TestStringLead(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		want          byte
+	}{
+		{"Object", `{}`, '{'},
+		{"ArrayAfterSpace", " \n\t[1]", '['},
+		{"EscapedSpace", `\n\r\t {`, '{'},
+		{"EscapedBrace", `\u007b`, '{'},
+		{"EscapedSpaceThenBracket", `\u0020\u005b`, '['},
+		{"BOM", "\xEF\xBB\xBF{", '{'},
+		{"EscapedBOM", `\ufeff{`, '{'},
+		{"BOMAfterSpace", " \xEF\xBB\xBF[", '['},
+		{"Text", `x{`, 'x'},
+		{"Empty", ``, 0},
+		{"AllSpace", `  `, 0},
+		{"EscapedNonASCII", `\u00e9`, NonASCII},
+		{"NonASCII", "é{", NonASCII},
+		{"BrokenBOM", "\xEF\xBB{", NonASCII},
+		{"EscapedQuote", `\"{`, '"'},
+		{"EscapedSlash", `\/`, '/'},
+		{"BadHex", `\u0z7b`, 0},
+		{"CutInEscape", `  \`, 0},
+		{"CutInHex", `\u007`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := StringLead([]byte(c.content)); got != c.want {
+				t.Errorf("StringLead(%q) = %q, want %q", c.content, got, c.want)
+			}
+		})
+	}
+}
