@@ -3,8 +3,9 @@
 package tokenizer
 
 import (
-	"os"
 	"testing"
+
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // TestAllocs gates the scans (STYLE habit 6): once a Scanner has read a
@@ -12,10 +13,7 @@ import (
 // to a dst with room, scans trusted, or reads members, under every kernel
 // set.
 func TestAllocs(t *testing.T) {
-	doc, err := os.ReadFile("../bench/testdata/twitter.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := corpus.File(t, "twitter.json")
 	dst := make([]byte, 0, len(doc))
 	scans := []struct {
 		name string

@@ -1,8 +1,9 @@
 package tokenizer
 
 import (
-	"os"
 	"testing"
+
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // benchDocs are the corpus documents (bench/testdata) the tokenizer's
@@ -11,10 +12,7 @@ var benchDocs = []string{"twitter", "twitterescaped", "citm_catalog", "canada", 
 
 // benchDoc reads a corpus document.
 func benchDoc(b *testing.B, name string) []byte {
-	doc, err := os.ReadFile("../bench/testdata/" + name + ".json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	doc := corpus.File(b, name+".json")
 	return doc
 }
 

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/jsonmask/jsonmask/corpus"
 )
 
 // stringRunBytes is stringRun's definition, a character at a time: from a
@@ -226,10 +227,7 @@ func TestValueStringRun(t *testing.T) {
 		checkValueRuns(t, doc, []byte{byte(rng.IntN(256)), byte(rng.IntN(256))})
 	}
 	for _, name := range []string{"twitterescaped", "twitter", "conversation_items"} {
-		doc, err := os.ReadFile("../bench/testdata/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := corpus.File(t, name+".json")
 		checkValueRuns(t, doc, []byte{200, 7, 255, 64})
 	}
 }

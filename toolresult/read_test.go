@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -181,10 +181,7 @@ func TestReadVariableData(t *testing.T) {
 
 func readCorpus(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../bench/testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpus.File(t, name)
 	return b
 }
 

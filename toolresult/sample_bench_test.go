@@ -1,9 +1,9 @@
 package toolresult
 
 import (
-	"os"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/schema"
 )
 
@@ -12,10 +12,7 @@ import (
 // sample and the hints), over conversation_items.json in 32 KiB windows, at
 // the default budget, whose caps the file passes.
 func BenchmarkSample(b *testing.B) {
-	doc, err := os.ReadFile("../bench/testdata/conversation_items.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	doc := corpus.File(b, "conversation_items.json")
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {

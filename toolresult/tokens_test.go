@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jsonmask/jsonmask/corpus"
 	tiktoken "github.com/tiktoken-go/tokenizer"
 )
 
-// corpusFiles are the documents of ../bench/testdata that the tokenizer's
+// corpusFiles are the documents of the corpus (bench/testdata) that the tokenizer's
 // tests read: English and other languages, escapes, numbers.
 var corpusFiles = []string{"conversation_items.json", "flow_document.json", "twitter.json", "twitterescaped.json", "canada.json", "citm_catalog.json"}
 
@@ -23,10 +24,7 @@ func readCorpus(t *testing.T, texts map[string]string, files ...string) {
 		files, prefix = files[:min(2, len(files))], 64<<10
 	}
 	for _, f := range files {
-		b, err := os.ReadFile("../bench/testdata/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := corpus.File(t, f)
 		texts[f] = string(b[:min(len(b), prefix)])
 	}
 }
@@ -225,10 +223,7 @@ func TestWhitespaceCounts(t *testing.T) {
 // twitter.json (indented: a newline and spaces before every member).
 func BenchmarkCount(b *testing.B) {
 	for _, f := range []string{"conversation_items.json", "twitter.json"} {
-		text, err := os.ReadFile("../bench/testdata/" + f)
-		if err != nil {
-			b.Fatal(err)
-		}
+		text := corpus.File(b, f)
 		tok, _ := NewTokenizer(O200kBase)
 		b.Run(f, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))

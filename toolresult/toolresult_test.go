@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/corpus"
 	"github.com/jsonmask/jsonmask/toolresult"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -236,10 +236,7 @@ func TestCorpus(t *testing.T) {
 		{"conversation_items.json", `{"object":true,"has_more":true,"first_id":true,"last_id":true,"data":{"type":true,"id":true,"status":true,"role":true,"name":true,"call_id":true,"content":{"type":true,"text":true}}}`},
 		{"flow_document.json", `{"count":true,"flows":{"_id":true,"last_action_number":true,"members":{"_id":true,"email":true},"blocks":{"block_id":true,"type":true,"service_item":{"title":true,"price_per_unit":true}}}}`},
 	} {
-		body, err := os.ReadFile("../bench/testdata/" + tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := corpus.File(t, tc.file)
 		m := jsonmask.MustCompile(tc.mask)
 		masked, err := m.Append(nil, body)
 		if err != nil {
