@@ -331,7 +331,9 @@ func TestItemsReader(t *testing.T) {
 			var list struct {
 				Data []json.RawMessage `json:"data"`
 			}
-			json.Unmarshal(body, &list)
+			if err := json.Unmarshal(body, &list); err != nil {
+				t.Fatal(err)
+			}
 			if len(list.Data) == 0 || !bytes.Equal(list.Data[0], it.Elements[0]) {
 				t.Fatal("want the items, first to last, repeated")
 			}

@@ -411,7 +411,7 @@ func (m *maskWriter) WriteHeader(code int) {
 			m.refuse(m.body.err)
 			return
 		}
-		b, err := m.body.masks.newBody(sink{m}, m.h)
+		b, err := m.body.masks.newBody(clientWriter{m}, m.h)
 		if err != nil {
 			m.refuse(err)
 			return
@@ -613,11 +613,11 @@ func (m *maskWriter) report(rep *Report) {
 	}
 }
 
-// sink is where a Body writes: the first byte sends the status line and
-// the header.
-type sink struct{ m *maskWriter }
+// clientWriter is where a Body writes: the client's writer, whose first
+// byte sends the status line and the header.
+type clientWriter struct{ m *maskWriter }
 
-func (s sink) Write(p []byte) (int, error) {
+func (s clientWriter) Write(p []byte) (int, error) {
 	if s.m.state == stateMask {
 		s.m.commit(true)
 		s.m.state = stateMaskSent
@@ -625,7 +625,7 @@ func (s sink) Write(p []byte) (int, error) {
 	return s.m.w.Write(p)
 }
 
-func (s sink) Flush() error {
+func (s clientWriter) Flush() error {
 	if s.m.state == stateMask {
 		return nil // the status waits for the first byte: a 502 is still possible
 	}

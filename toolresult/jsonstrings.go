@@ -200,7 +200,7 @@ func (j *jsonStrings) decide(more bool) {
 }
 
 // flush writes what is held at the end of the input (a string cut short:
-// not valid JSON, which the sink then reports).
+// not valid JSON, which the dataWriter then reports).
 func (j *jsonStrings) flush() {
 	j.out(j.held)
 	j.held = nil

@@ -177,7 +177,7 @@ const (
 
 // process is Process, with the instructions' route.
 func (p *Processor) process(ctx context.Context, r io.Reader, instructions instructionRoute) (*Result, error) {
-	sk := &sink{p: p, ctx: ctx}
+	sk := &dataWriter{p: p, ctx: ctx}
 	sk.in.SetObserver(&sk.smp)
 	sk.smp = *newSampler(p.budget)
 	var w io.Writer = sk
@@ -251,9 +251,9 @@ func (p *Processor) ProcessBytes(ctx context.Context, body []byte) (*Result, err
 	return p.Process(ctx, bytes.NewReader(body))
 }
 
-// sink receives the data (the body without instructions, masked) a window
+// dataWriter receives the data (the body without instructions, masked) a window
 // at a time.
-type sink struct {
+type dataWriter struct {
 	p   *Processor
 	ctx context.Context
 
@@ -277,7 +277,7 @@ type sink struct {
 	restore func([]byte) []byte
 }
 
-func (s *sink) Write(p []byte) (int, error) {
+func (s *dataWriter) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
@@ -318,7 +318,7 @@ func (s *sink) Write(p []byte) (int, error) {
 
 // classify looks at the data's first byte that is not whitespace (after a
 // byte-order mark): '{' or '[' is structured, anything else plaintext.
-func (s *sink) classify(p []byte) {
+func (s *dataWriter) classify(p []byte) {
 	all := append(s.held, p...)
 	if jsonwire.CutBOM(all) {
 		return // read on: this may be the start of a byte-order mark
@@ -346,7 +346,7 @@ func (s *sink) classify(p []byte) {
 }
 
 // spill moves the data held so far to a new draft in the store.
-func (s *sink) spill() error {
+func (s *dataWriter) spill() error {
 	st, err := s.p.getStore()
 	if err != nil {
 		return err
@@ -363,14 +363,14 @@ func (s *sink) spill() error {
 
 // stored waits until the data handed to the draft is written, and returns
 // the draft's error.
-func (s *sink) stored() error {
+func (s *dataWriter) stored() error {
 	if s.st == nil {
 		return nil
 	}
 	return s.st.close()
 }
 
-func (s *sink) discard() {
+func (s *dataWriter) discard() {
 	s.stored()
 	if s.draft != nil {
 		s.draft.Discard()
@@ -379,7 +379,7 @@ func (s *sink) discard() {
 }
 
 // finish decides the route once the data has ended.
-func (s *sink) finish(instr []string) (*Result, error) {
+func (s *dataWriter) finish(instr []string) (*Result, error) {
 	p := s.p
 	res := &Result{Tokens: Tokens{Budget: p.budget}}
 	if len(instr) > 0 {
@@ -516,7 +516,7 @@ func capTokens(tok Tokenizer, s string, limit int) (string, int) {
 	return s[:lo], tok.Count([]byte(s[:lo]), -1)
 }
 
-func (s *sink) hints() []Hint {
+func (s *dataWriter) hints() []Hint {
 	h := s.smp.hints
 	if s.smp.dropped > 0 {
 		h = append(h, Hint{Pointer: "", Hint: strconv.Itoa(s.smp.dropped) + " more strings hold JSON text"})
@@ -525,7 +525,7 @@ func (s *sink) hints() []Hint {
 }
 
 // variable stores the data and writes the model text within the budget.
-func (s *sink) variable(res *Result) (*Result, error) {
+func (s *dataWriter) variable(res *Result) (*Result, error) {
 	p := s.p
 	if err := s.stored(); err != nil {
 		s.discard()
