@@ -152,7 +152,11 @@ func measureTTFB(size int64) error {
 
 // measureRSS runs `jsonmask serve` as its own process in front of an
 // upstream that sends n bodies of size bytes at once, reads them all
-// through it, and prints the server's peak RSS (VmHWM).
+// through it, and prints the server's peak RSS (VmHWM). In order: the
+// upstream (a body per request, gzipped when asked); serve's config in a
+// temporary directory; serve started, its address read from its log line;
+// n requests at once, each body read to its end; then the peak RSS from
+// /proc, read before serve is stopped.
 func measureRSS(bin string, n int, size int64) error {
 	if bin == "" {
 		return fmt.Errorf("-rss needs -bin")
