@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/stream"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -17,23 +18,23 @@ import (
 var (
 	// ErrMaxDepth is wrapped by the error for a document or mask that nests
 	// deeper than the limit (WithMaxDepth).
-	ErrMaxDepth = errors.New("jsonmask: maximum nesting depth exceeded")
+	ErrMaxDepth = errs.New("maximum nesting depth exceeded")
 
 	// ErrInputTooLarge is wrapped by the error for an input longer than
 	// WithMaxInputSize allows.
-	ErrInputTooLarge = errors.New("jsonmask: input too large")
+	ErrInputTooLarge = errs.New("input too large")
 
 	// ErrTokenTooLarge is wrapped by the error for a string or number longer
 	// than WithMaxTokenSize allows.
-	ErrTokenTooLarge = errors.New("jsonmask: string or number too large")
+	ErrTokenTooLarge = errs.New("string or number too large")
 
 	// ErrNotObject is wrapped by the error for a body that WithStrict rejects
 	// because it would pass through unmasked (SPEC B5).
-	ErrNotObject = errors.New("jsonmask: body is not a JSON object")
+	ErrNotObject = errs.New("body is not a JSON object")
 
 	// ErrClosed is returned by a Reader's Read after Close, and by a Writer's
 	// Write after Close.
-	ErrClosed = errors.New("jsonmask: use of a closed masked stream")
+	ErrClosed = errs.New("use of a closed masked stream")
 )
 
 // sentinel returns the front door's sentinel for an inner package's, and

@@ -1,9 +1,8 @@
 package jsonmask
 
 import (
-	"errors"
-
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // CompileFields compiles a mask written in the text syntax of Google APIs'
@@ -62,7 +61,7 @@ func WithWildcards(on bool) Option {
 	return func(c *config) error { c.wildcards = on; return nil }
 }
 
-var errWildcardsWith = errors.New("jsonmask: With: WithWildcards says how a mask is read; give it to Compile")
+var errWildcardsWith = errs.New("With: WithWildcards says how a mask is read; give it to Compile")
 
 // MarshalJSON returns the mask as a JSON mask (SPEC M1) that compiles to the
 // same mask, compact, with keys in the order the mask first wrote them: the

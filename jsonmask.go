@@ -162,5 +162,8 @@ func (m *Mask) AppendValue(dst []byte, v any) ([]byte, error) {
 // WithMaxDepth: like Append's, it wraps ErrMaxDepth.
 type valueDepthError struct{ de *fallback.DepthError }
 
-func (e *valueDepthError) Error() string { return "jsonmask: " + e.de.Error() }
-func (e *valueDepthError) Unwrap() error { return ErrMaxDepth }
+func (e *valueDepthError) Error() string { return prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: ".
+func (e *valueDepthError) Detail() string { return e.de.Error() }
+func (e *valueDepthError) Unwrap() error  { return ErrMaxDepth }

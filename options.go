@@ -1,9 +1,9 @@
 package jsonmask
 
 import (
-	"errors"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/stream"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -75,7 +75,7 @@ func WithTrustedInput(on bool) Option {
 func WithMaxDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errors.New("jsonmask: WithMaxDepth: depth must be at least 1, got " + strconv.Itoa(n))
+			return errs.New("WithMaxDepth: depth must be at least 1, got " + strconv.Itoa(n))
 		}
 		c.MaxDepth = n
 		return nil
@@ -88,7 +88,7 @@ func WithMaxDepth(n int) Option {
 func WithBufferSize(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return errors.New("jsonmask: WithBufferSize: size must be at least 1, got " + strconv.Itoa(n))
+			return errs.New("WithBufferSize: size must be at least 1, got " + strconv.Itoa(n))
 		}
 		c.bufferSize = n
 		return nil
@@ -111,7 +111,7 @@ func WithNDJSON(on bool) Option {
 func WithMaxInputSize(n int64) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return errors.New("jsonmask: WithMaxInputSize: size must be at least 0, got " + strconv.FormatInt(n, 10))
+			return errs.New("WithMaxInputSize: size must be at least 0, got " + strconv.FormatInt(n, 10))
 		}
 		c.MaxInput = n
 		return nil
@@ -128,7 +128,7 @@ func WithMaxInputSize(n int64) Option {
 func WithMaxTokenSize(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return errors.New("jsonmask: WithMaxTokenSize: size must be at least 0, got " + strconv.Itoa(n))
+			return errs.New("WithMaxTokenSize: size must be at least 0, got " + strconv.Itoa(n))
 		}
 		c.MaxToken = n
 		return nil

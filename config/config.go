@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/jsonmask/jsonmask"
 	"github.com/jsonmask/jsonmask/gateway"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
@@ -401,15 +401,18 @@ func (f *File) CompileRoutes() (*gateway.Routes, error) {
 }
 
 // Error is a fault of a config: "jsonmask: config <file>: <place>: <what>",
-// or "jsonmask: config: ..." for one that was not read from a file. The
-// "jsonmask: " of a wrapped error is left out of what.
+// or "jsonmask: config: ..." for one that was not read from a file. What is
+// the wrapped error's errs.Detail: the prefix is said once.
 type Error struct {
 	File  string // the file, "" if none
 	Place string // the route, "routes[0] (\"/v1/\")", or ""
 	err   error
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *Error) Detail() string {
 	file := ""
 	if e.File != "" {
 		file = " " + e.File
@@ -418,23 +421,20 @@ func (e *Error) Error() string {
 	if e.Place != "" {
 		place = e.Place + ": "
 	}
-	what := strings.TrimPrefix(e.err.Error(), "jsonmask: ")
-	what = strings.TrimPrefix(what, "gateway: ")
-	return "jsonmask: config" + file + ": " + place + what
+	return "config" + file + ": " + place + errs.Detail(e.err)
 }
 
 // Unwrap returns the fault: a *jsonmask.MaskError, an os error, ...
 func (e *Error) Unwrap() error { return e.err }
 
-// prefixed is err said of where: "<where>: <err>", without err's
-// "jsonmask: ".
+// prefixed is err said of where: "<where>: <err's errs.Detail>".
 type prefixed struct {
 	where string
 	err   error
 }
 
 func (e *prefixed) Error() string {
-	return e.where + ": " + strings.TrimPrefix(e.err.Error(), "jsonmask: ")
+	return e.where + ": " + errs.Detail(e.err)
 }
 
 func (e *prefixed) Unwrap() error { return e.err }

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // A Service is what Run drives: a command's listeners, serving with the
@@ -28,12 +30,12 @@ type Service interface {
 // drain was cut short. On each value of reloads (SIGHUP) it loads the
 // config again: a bad one is logged and the old one kept; a good one is put
 // in force, its drain_timeout included, with a warning that names each
-// setting that changes only on a restart (RestartOnly). A value of errs, a
+// setting that changes only on a restart (RestartOnly). A value of failed, a
 // listener that failed, stops it with 1.
-func Run(ctx context.Context, svc Service, cur *File, load func() (*File, error), reloads <-chan struct{}, errs <-chan error, logger *slog.Logger) int {
+func Run(ctx context.Context, svc Service, cur *File, load func() (*File, error), reloads <-chan struct{}, failed <-chan error, logger *slog.Logger) int {
 	for {
 		select {
-		case err := <-errs:
+		case err := <-failed:
 			logger.Error("serve", "error", err.Error())
 			svc.Close()
 			return 1
@@ -43,7 +45,7 @@ func Run(ctx context.Context, svc Service, cur *File, load func() (*File, error)
 				err = svc.Reload(f)
 			}
 			if err != nil {
-				logger.Error("reload failed; the old config stays", "error", strings.TrimPrefix(err.Error(), "jsonmask: "))
+				logger.Error("reload failed; the old config stays", "error", errs.Detail(err))
 				continue
 			}
 			if keys := RestartOnly(cur, f); len(keys) > 0 {

@@ -3,12 +3,12 @@ package fallback
 import (
 	"encoding"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
@@ -109,7 +109,7 @@ func (s *encState) appendMethod(v reflect.Value, m method, onAddr bool) error {
 // (SPEC V1), and what AppendValue masks, like what Append masks, is valid
 // JSON. A root that is not masked passes as it is, as Append passes it
 // (SPEC B3).
-var errInvalidUTF8 = errors.New("jsonmask: invalid UTF-8 in the JSON it returned")
+var errInvalidUTF8 = errs.New("invalid UTF-8 in the JSON it returned")
 
 // failingText stands for a value whose MarshalText failed, so that
 // textError gets encoding/json's own error for it.

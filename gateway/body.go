@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"iter"
 	"mime"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // Limits bound what one masked response may cost (SPEC G6). A zero field
@@ -430,7 +430,7 @@ func (o *output) close() error {
 	return nil
 }
 
-var errDead = errors.New("jsonmask: gateway: write after the body failed")
+var errDead = errs.New("gateway: write after the body failed")
 
 // rawOutput writes coded bytes to dst, counting them.
 type rawOutput struct{ o *output }
@@ -520,7 +520,7 @@ type decodePipe struct {
 	buf   *[]byte
 }
 
-var errStopped = errors.New("jsonmask: gateway: decoding stopped")
+var errStopped = errs.New("gateway: decoding stopped")
 
 var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 

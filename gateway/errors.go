@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // The reasons why a masked body is refused, besides the masker's own
@@ -43,8 +44,12 @@ type Error struct {
 }
 
 // Error returns "jsonmask: gateway: <what> at offset N".
-func (e *Error) Error() string {
-	s := "jsonmask: gateway: " + e.msg
+func (e *Error) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: ", for a program that
+// writes its own prefix.
+func (e *Error) Detail() string {
+	s := "gateway: " + e.msg
 	if e.Offset >= 0 {
 		s += " at offset " + itoa(e.Offset)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // An Option configures Handler and NewReverseProxy.
@@ -381,7 +382,7 @@ func (m *maskWriter) Header() http.Header { return m.h }
 // Unwrap returns the underlying ResponseWriter, for http.ResponseController.
 func (m *maskWriter) Unwrap() http.ResponseWriter { return m.w }
 
-var errHijack = errors.New("jsonmask: gateway: a masked route cannot be hijacked")
+var errHijack = errs.New("gateway: a masked route cannot be hijacked")
 
 // Hijack refuses: the connection's bytes would not go through the mask.
 func (m *maskWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) { return nil, nil, errHijack }

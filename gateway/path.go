@@ -3,6 +3,8 @@ package gateway
 import (
 	"errors"
 	"strings"
+
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // ErrBadPath is wrapped by the error for a request path that the gateway
@@ -18,11 +20,14 @@ type pathError struct {
 	offset int
 }
 
-func (e *pathError) Error() string {
+func (e *pathError) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *pathError) Detail() string {
 	if e.offset < 0 {
-		return "jsonmask: gateway: " + e.what + " in the request"
+		return "gateway: " + e.what + " in the request"
 	}
-	return "jsonmask: gateway: " + e.what + " in the request path at offset " + itoa(int64(e.offset))
+	return "gateway: " + e.what + " in the request path at offset " + itoa(int64(e.offset))
 }
 
 func (e *pathError) Unwrap() error { return ErrBadPath }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // Route says which responses a mask applies to (SPEC G1).
@@ -112,7 +113,7 @@ func (routeIndex) ServeHTTP(http.ResponseWriter, *http.Request) {}
 func NewRoutes(routes []Route, opts ...RoutesOption) (*Routes, error) {
 	rs, err := newRoutes(routes, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: gateway: %w", err)
+		return nil, errs.Errorf("gateway: %w", err)
 	}
 	return rs, nil
 }

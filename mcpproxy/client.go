@@ -2,9 +2,11 @@ package mcpproxy
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // clientLine reads one line of the client and returns what goes to the
@@ -232,9 +234,17 @@ func (s *session) cancelCall(key string) {
 	}
 }
 
-// message is an error's text without the "jsonmask: " that the library's
-// errors begin with, for a text that says it after its own "jsonmask: ".
+// message is err's text for a text that says "jsonmask: " itself: its
+// errs.Detail, with a SyntaxError in its chain redacted (a pointer past
+// what the mask keeps is cut: SPEC G5), as jsonmask.Redact does.
 func message(err error) string {
-	// Redacted: a pointer past what the mask keeps is cut (SPEC G5).
-	return strings.TrimPrefix(jsonmask.Redact(err), "jsonmask: ")
+	d := errs.Detail(err)
+	var se *jsonmask.SyntaxError
+	if !errors.As(err, &se) {
+		return d
+	}
+	if full := se.Detail(); strings.Contains(d, full) {
+		return strings.Replace(d, full, se.RedactedDetail(), 1)
+	}
+	return se.RedactedDetail()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
@@ -134,18 +135,18 @@ type configFile struct {
 // that a typo cannot silently turn a mask off.
 func ParseConfig(data []byte) (*Config, error) {
 	if lead := bytes.TrimLeft(data, " \t\r\n"); len(lead) > 0 && lead[0] != '{' {
-		return nil, errors.New("jsonmask: config: not a JSON object")
+		return nil, errs.New("config: not a JSON object")
 	}
 	f := configFile{Config: *DefaultConfig()}
 	if err := jsonwire.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("jsonmask: config: %w", err)
+		return nil, errs.Errorf("config: %w", err)
 	}
 	cfg := &f.Config
 	if err := f.query(&cfg.Query); err != nil {
-		return nil, fmt.Errorf("jsonmask: config: %w", err)
+		return nil, errs.Errorf("config: %w", err)
 	}
 	if cfg.Budget < 0 {
-		return nil, fmt.Errorf("jsonmask: config: budget must be at least 0, got %d", cfg.Budget)
+		return nil, errs.Errorf("config: budget must be at least 0, got %d", cfg.Budget)
 	}
 	for name, tc := range cfg.Tools {
 		if string(tc.ResponseMask) == "null" {
@@ -153,7 +154,7 @@ func ParseConfig(data []byte) (*Config, error) {
 			cfg.Tools[name] = tc
 		}
 		if err := tc.check(); err != nil {
-			return nil, fmt.Errorf("jsonmask: config: tools.%s.%w", name, err)
+			return nil, errs.Errorf("config: tools.%s.%w", name, err)
 		}
 	}
 	return cfg, nil
@@ -241,15 +242,14 @@ func (tc *ToolConfig) compile() (*jsonmask.Mask, error) {
 	return m, nil
 }
 
-// keyError is err said of a key: "<key>: <err>", without err's
-// "jsonmask: ".
+// keyError is err said of a key: "<key>: <err's errs.Detail>".
 type keyError struct {
 	key string
 	err error
 }
 
 func (e *keyError) Error() string {
-	return e.key + ": " + strings.TrimPrefix(e.err.Error(), "jsonmask: ")
+	return e.key + ": " + errs.Detail(e.err)
 }
 
 func (e *keyError) Unwrap() error { return e.err }

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -64,7 +64,7 @@ type Option func(*Proxy) error
 func WithGrace(d time.Duration) Option {
 	return func(p *Proxy) error {
 		if d <= 0 {
-			return fmt.Errorf("jsonmask: WithGrace: the grace period must be positive, got %v", d)
+			return errs.Errorf("WithGrace: the grace period must be positive, got %v", d)
 		}
 		p.grace = d
 		return nil
@@ -100,7 +100,7 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 	}
 	base = append(base, toolresult.WithQueryLimits(cfg.Query), toolresult.WithLocation(cfg.VariableLocation))
 	if cfg.Budget < 0 {
-		return nil, fmt.Errorf("jsonmask: config: budget must be at least 0, got %d", cfg.Budget)
+		return nil, errs.Errorf("config: budget must be at least 0, got %d", cfg.Budget)
 	}
 	readBudget := cfg.Budget
 	if readBudget == 0 {
@@ -121,11 +121,11 @@ func New(cfg *Config, opts ...Option) (*Proxy, error) {
 			budget = *tc.Budget
 		}
 		if budget < 0 {
-			return nil, fmt.Errorf("jsonmask: config: tools.%s.budget must be at least 0, got %d", name, budget)
+			return nil, errs.Errorf("config: tools.%s.budget must be at least 0, got %d", name, budget)
 		}
 		mask, err := tc.compile()
 		if err != nil {
-			return nil, fmt.Errorf("jsonmask: config: tools.%s.%w", name, err)
+			return nil, errs.Errorf("config: tools.%s.%w", name, err)
 		}
 		tc.Strict = tc.Strict || cfg.Strict
 		t, err := newTool(reader, mask, budget, tc)
@@ -156,20 +156,23 @@ func newTool(base *toolresult.Processor, mask *jsonmask.Mask, budget int, tc Too
 
 // configError is an error of the library or of toolresult in the
 // configuration that New was given. It says "jsonmask: config: ", where
-// (when a key is to blame), and the cause's message, whose own "jsonmask: "
-// it leaves out: the prefix is said once. errors.Is and errors.As see the
+// (when a key is to blame), and the cause's errs.Detail: the prefix is said
+// once. errors.Is and errors.As see the
 // cause (a *jsonmask.MaskError, say).
 type configError struct {
 	where string // such as tools.NAME.response_mask, or ""
 	err   error
 }
 
-func (e *configError) Error() string {
-	msg := strings.TrimPrefix(e.err.Error(), "jsonmask: ")
+func (e *configError) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *configError) Detail() string {
+	msg := errs.Detail(e.err)
 	if e.where != "" {
 		msg = e.where + ": " + msg
 	}
-	return "jsonmask: config: " + msg
+	return "config: " + msg
 }
 
 func (e *configError) Unwrap() error { return e.err }

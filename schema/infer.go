@@ -3,9 +3,9 @@ package schema
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -312,7 +312,7 @@ func (in *Inferrer) fail(err error) error {
 	var te *tokenizer.Error
 	if errors.As(err, &te) {
 		// The error keeps its type and cause (ErrMaxDepth).
-		err = fmt.Errorf("jsonmask: %w", te)
+		err = errs.Errorf("%w", te)
 	}
 	in.err = err
 	return err

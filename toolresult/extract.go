@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -468,6 +469,9 @@ type extractError struct {
 	at  int64
 }
 
-func (e *extractError) Error() string {
-	return "jsonmask: " + e.msg + " at offset " + strconv.FormatInt(e.at, 10)
+func (e *extractError) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *extractError) Detail() string {
+	return e.msg + " at offset " + strconv.FormatInt(e.at, 10)
 }

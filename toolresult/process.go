@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jsonmask/jsonmask"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/schema"
 	"github.com/jsonmask/jsonmask/tokenizer"
@@ -52,7 +53,7 @@ type Option func(*Processor) error
 func WithBudget(n int) Option {
 	return func(p *Processor) error {
 		if n < 0 {
-			return errors.New("jsonmask: the budget must be at least 0 (0: off), got " + strconv.Itoa(n))
+			return errs.New("the budget must be at least 0 (0: off), got " + strconv.Itoa(n))
 		}
 		p.budget = n
 		return nil
@@ -101,7 +102,7 @@ func WithStore(s Store) Option {
 func WithName(name string) Option {
 	return func(p *Processor) error {
 		if name != "" && !validName(name) {
-			return errors.New(`jsonmask: WithName: bad variable name "` + name + `": want 1 to 128 of a-z A-Z 0-9 _ - .`)
+			return errs.New(`WithName: bad variable name "` + name + `": want 1 to 128 of a-z A-Z 0-9 _ - .`)
 		}
 		p.name = name
 		return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/itchyny/gojq"
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // Query is a jq program to run over a stored variable (SPEC C13): the
@@ -62,7 +63,7 @@ const (
 func WithQueryLimits(l QueryLimits) Option {
 	return func(p *Processor) error {
 		if l.Load < 0 || l.Time < 0 || l.Output < 0 || l.Memory < 0 {
-			return errors.New("jsonmask: WithQueryLimits: limits must be at least 0 (0: the default)")
+			return errs.New("WithQueryLimits: limits must be at least 0 (0: the default)")
 		}
 		p.qlim = l
 		return nil
@@ -89,7 +90,7 @@ func (p *Processor) QueryLimits() QueryLimits {
 
 // ErrQueryLimit is wrapped by the error of a query that went past one of
 // its limits; the error names the limit.
-var ErrQueryLimit = errors.New("jsonmask: query limit")
+var ErrQueryLimit = errs.New("query limit")
 
 // QueryError is the error of a jq program: its syntax (with the position),
 // its compilation (an undefined function), its run (gojq's message, with
@@ -108,8 +109,11 @@ type QueryError struct {
 	Msg string
 }
 
-func (e *QueryError) Error() string {
-	s := "jsonmask: query: "
+func (e *QueryError) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *QueryError) Detail() string {
+	s := "query: "
 	switch e.Kind {
 	case "syntax":
 		s += "syntax error at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + " (offset " + strconv.Itoa(e.Offset) + "): "
@@ -157,7 +161,7 @@ func (p *Processor) Query(ctx context.Context, q Query) (*Result, error) {
 	}
 	v, err := decodeValue(doc, 0)
 	if err != nil {
-		return nil, errors.New("jsonmask: query: the variable " + strconv.Quote(q.Name) + " is not valid JSON: " + err.Error())
+		return nil, errs.New("query: the variable " + strconv.Quote(q.Name) + " is not valid JSON: " + err.Error())
 	}
 	if err := qctx.Err(); err != nil {
 		return nil, timeLimit(qctx, ctx, err, lim.Time)
@@ -316,7 +320,7 @@ func timeLimit(qctx, ctx context.Context, err error, d time.Duration) error {
 }
 
 // errOverCap is a capWriter's error past its cap.
-var errOverCap = errors.New("jsonmask: query: over the load limit")
+var errOverCap = errs.New("query: over the load limit")
 
 // capWriter is a buffer that takes at most max bytes.
 type capWriter struct {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -49,7 +50,7 @@ func (p *Processor) ReadVariable(ctx context.Context, sel Selection) (*Result, e
 		return nil, err
 	}
 	if sel.Offset < 0 || sel.Limit < 0 {
-		return nil, errors.New("jsonmask: offset and limit must be at least 0, got " + strconv.Itoa(sel.Offset) + " and " + strconv.Itoa(sel.Limit))
+		return nil, errs.New("offset and limit must be at least 0, got " + strconv.Itoa(sel.Offset) + " and " + strconv.Itoa(sel.Limit))
 	}
 	st, err := p.getStore()
 	if err != nil {
@@ -91,15 +92,16 @@ func (p *Processor) ReadVariable(ctx context.Context, sel Selection) (*Result, e
 }
 
 // errStopped tells the selector that Process stopped reading.
-var errStopped = errors.New("jsonmask: read_variable: the reader stopped")
+var errStopped = errs.New("read_variable: the reader stopped")
 
 // noVariableError is ErrNoVariable for one name.
 type noVariableError struct{ name string }
 
-func (e *noVariableError) Error() string {
-	return "jsonmask: no such variable: " + strconv.Quote(e.name)
-}
-func (e *noVariableError) Unwrap() error { return ErrNoVariable }
+func (e *noVariableError) Error() string { return errs.Prefix + e.Detail() }
+
+// Detail is the message without its "jsonmask: " (errs.Detail).
+func (e *noVariableError) Detail() string { return "no such variable: " + strconv.Quote(e.name) }
+func (e *noVariableError) Unwrap() error  { return ErrNoVariable }
 
 // parsePointer splits a JSON Pointer (RFC 6901) into its reference tokens,
 // "~1" and "~0" decoded.
@@ -108,13 +110,13 @@ func parsePointer(ptr string) ([]string, error) {
 		return nil, nil
 	}
 	if ptr[0] != '/' {
-		return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": it must be empty or start with '/'")
+		return nil, errs.New("bad JSON Pointer " + strconv.Quote(ptr) + ": it must be empty or start with '/'")
 	}
 	segs := strings.Split(ptr[1:], "/")
 	for i, seg := range segs {
 		tok, ok := jsonwire.UnescapePointerToken(seg)
 		if !ok {
-			return nil, errors.New("jsonmask: bad JSON Pointer " + strconv.Quote(ptr) + ": '~' must be followed by 0 or 1")
+			return nil, errs.New("bad JSON Pointer " + strconv.Quote(ptr) + ": '~' must be followed by 0 or 1")
 		}
 		segs[i] = tok
 	}
@@ -245,7 +247,7 @@ func (s *selector) run(ctx context.Context, r io.Reader, size int) error {
 			return err
 		}
 		if s.state != selCopy {
-			return errors.New("jsonmask: " + s.name + " ended before the selection did") // unreachable: End fails
+			return errs.New("" + s.name + " ended before the selection did") // unreachable: End fails
 		}
 	}
 	return nil
@@ -379,7 +381,7 @@ func (s *selector) selected(src []byte, k tokenizer.Kind, i int) (int, error) {
 		return i, nil
 	}
 	if k != tokenizer.ArrayStart {
-		return i, errors.New("jsonmask: offset and limit apply to arrays; the value at " + pointerTo(s.path, len(s.path)) + " in " + s.name + " is " + kindName(k))
+		return i, errs.New("offset and limit apply to arrays; the value at " + pointerTo(s.path, len(s.path)) + " in " + s.name + " is " + kindName(k))
 	}
 	_, j, err := s.sc.Next(src, i)
 	if err == nil {
@@ -427,7 +429,7 @@ func (s *selector) write(p []byte) error {
 }
 
 func (s *selector) notFound(why string) error {
-	return errors.New("jsonmask: no value at " + pointerTo(s.path, len(s.path)) + " in " + s.name + ": " + why)
+	return errs.New("no value at " + pointerTo(s.path, len(s.path)) + " in " + s.name + ": " + why)
 }
 
 // kindName names a value's kind for messages.

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // A Store keeps variables: the data of responses too large for the context
@@ -41,7 +43,7 @@ type Draft interface {
 }
 
 // ErrNoVariable is returned by Store.Open for a name that is not stored.
-var ErrNoVariable = errors.New("jsonmask: no such variable")
+var ErrNoVariable = errs.New("no such variable")
 
 // ValidName reports whether name may name a variable: 1 to 128 letters,
 // digits, '_', '-' or '.', not starting with '.'. A Store refuses others,
@@ -83,7 +85,7 @@ type fileStamp struct {
 // NewDirStore returns a store in dir, creating it (0700) if needed.
 func NewDirStore(dir string) (*DirStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", dir, err)
+		return nil, errs.Errorf("store %s: %w", dir, err)
 	}
 	return &DirStore{dir: dir}, nil
 }
@@ -95,7 +97,7 @@ func (s *DirStore) Dir() string { return s.dir }
 func (s *DirStore) Create() (Draft, error) {
 	f, err := os.CreateTemp(s.dir, ".var-*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", s.dir, err)
+		return nil, errs.Errorf("store %s: %w", s.dir, err)
 	}
 	return &fileDraft{f: f, s: s, wb: writeback{f: f}}, nil
 }
@@ -112,16 +114,16 @@ func (s *DirStore) Open(name string) (io.ReadCloser, int64, error) {
 		return nil, 0, ErrNoVariable
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("jsonmask: store: %w", err)
+		return nil, 0, errs.Errorf("store: %w", err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, fmt.Errorf("jsonmask: store: %w", err)
+		return nil, 0, errs.Errorf("store: %w", err)
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("jsonmask: store: %s is not a regular file", path)
+		return nil, 0, errs.Errorf("store: %s is not a regular file", path)
 	}
 	if err := s.verify(f, name, st); err != nil {
 		f.Close()
@@ -132,7 +134,7 @@ func (s *DirStore) Open(name string) (io.ReadCloser, int64, error) {
 
 // ErrChanged is wrapped by the error of opening a variable whose content no
 // longer matches its name (C6): its file was changed after it was stored.
-var ErrChanged = errors.New("jsonmask: the variable's content does not match its name")
+var ErrChanged = errs.New("the variable's content does not match its name")
 
 // verify checks that a variable named by its content still holds it,
 // unless the file is as it was when last checked. It reads the whole file
@@ -151,10 +153,10 @@ func (s *DirStore) verify(f *os.File, name string, st os.FileInfo) error {
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return fmt.Errorf("jsonmask: store: %w", err)
+		return errs.Errorf("store: %w", err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("jsonmask: store: %w", err)
+		return errs.Errorf("store: %w", err)
 	}
 	if hex.EncodeToString(h.Sum(nil))[:12] != want {
 		return fmt.Errorf("%w: %s was changed after it was stored", ErrChanged, f.Name())
@@ -261,7 +263,7 @@ func (d *fileDraft) Write(p []byte) (int, error) {
 	n, err := d.f.Write(p)
 	d.wb.wrote(n)
 	if err != nil {
-		err = fmt.Errorf("jsonmask: store: %w", err)
+		err = errs.Errorf("store: %w", err)
 	}
 	return n, err
 }
@@ -271,22 +273,22 @@ func (d *fileDraft) ReadAt(p []byte, off int64) (int, error) { return d.f.ReadAt
 func (d *fileDraft) Commit(name string) (string, error) {
 	if !validName(name) {
 		d.Discard()
-		return "", errors.New(`jsonmask: bad variable name "` + name + `": want 1 to 128 of a-z A-Z 0-9 _ - .`)
+		return "", errs.New(`bad variable name "` + name + `": want 1 to 128 of a-z A-Z 0-9 _ - .`)
 	}
 	d.wb.stop()
 	if err := d.f.Sync(); err != nil {
 		d.Discard()
-		return "", fmt.Errorf("jsonmask: store: %w", err)
+		return "", errs.Errorf("store: %w", err)
 	}
 	st, serr := d.f.Stat()
 	if err := d.f.Close(); err != nil {
 		os.Remove(d.f.Name())
-		return "", fmt.Errorf("jsonmask: store: %w", err)
+		return "", errs.Errorf("store: %w", err)
 	}
 	path := filepath.Join(d.s.dir, name+".json")
 	if err := os.Rename(d.f.Name(), path); err != nil {
 		os.Remove(d.f.Name())
-		return "", fmt.Errorf("jsonmask: store: %w", err)
+		return "", errs.Errorf("store: %w", err)
 	}
 	if _, ok := contentName(name); ok && serr == nil {
 		// Named by the hash of what was just written: no need to check it
@@ -334,7 +336,7 @@ func (d *memDraft) ReadAt(p []byte, off int64) (int, error) {
 
 func (d *memDraft) Commit(name string) (string, error) {
 	if !validName(name) {
-		return "", errors.New(`jsonmask: bad variable name "` + name + `"`)
+		return "", errs.New(`bad variable name "` + name + `"`)
 	}
 	d.s.mu.Lock()
 	defer d.s.mu.Unlock()

@@ -3,12 +3,13 @@ package toolresult
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/jsonmask/jsonmask/internal/errs"
 )
 
 // OpenStore returns the store that a URL names (SPEC C15): "" is the
@@ -30,7 +31,7 @@ func OpenStore(ctx context.Context, rawURL string) (Store, error) {
 	if scheme == "file" {
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("jsonmask: store %s: want file:///absolute/path", RedactURL(rawURL))
+			return nil, errs.Errorf("store %s: want file:///absolute/path", RedactURL(rawURL))
 		}
 		return NewDirStore(filepath.FromSlash(u.Path))
 	}
@@ -38,7 +39,7 @@ func OpenStore(ctx context.Context, rawURL string) (Store, error) {
 	open := openers[scheme]
 	openersMu.RUnlock()
 	if open == nil {
-		return nil, fmt.Errorf("jsonmask: store %s: no store for the scheme %q in this program (link github.com/jsonmask/jsonmask/toolresult/blobstore for s3, gs, azblob and mem)", RedactURL(rawURL), scheme)
+		return nil, errs.Errorf("store %s: no store for the scheme %q in this program (link github.com/jsonmask/jsonmask/toolresult/blobstore for s3, gs, azblob and mem)", RedactURL(rawURL), scheme)
 	}
 	return open(ctx, rawURL)
 }
@@ -101,23 +102,23 @@ func defaultStore() (*DirStore, error) {
 	}
 	dir := filepath.Join(os.TempDir(), "jsonmask-variables")
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", dir, err)
+		return nil, errs.Errorf("store %s: %w", dir, err)
 	}
 	st, err := os.Lstat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", dir, err)
+		return nil, errs.Errorf("store %s: %w", dir, err)
 	}
 	switch {
 	case st.Mode()&os.ModeSymlink != 0:
-		return nil, fmt.Errorf("jsonmask: store %s: a symbolic link, refused as the default store (set a store of your own)", dir)
+		return nil, errs.Errorf("store %s: a symbolic link, refused as the default store (set a store of your own)", dir)
 	case !st.IsDir():
-		return nil, fmt.Errorf("jsonmask: store %s: not a directory", dir)
+		return nil, errs.Errorf("store %s: not a directory", dir)
 	case ownedByOther(st):
-		return nil, fmt.Errorf("jsonmask: store %s: owned by another user, refused as the default store (set a store of your own)", dir)
+		return nil, errs.Errorf("store %s: owned by another user, refused as the default store (set a store of your own)", dir)
 	case st.Mode().Perm()&0o077 != 0:
 		// Made by an older version, or by hand: ours, so made private.
 		if err := os.Chmod(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("jsonmask: store %s: %w", dir, err)
+			return nil, errs.Errorf("store %s: %w", dir, err)
 		}
 	}
 	defaultDir = &DirStore{dir: dir}

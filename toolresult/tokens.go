@@ -1,9 +1,9 @@
 package toolresult
 
 import (
-	"errors"
 	"sync"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	tiktoken "github.com/tiktoken-go/tokenizer"
 )
 
@@ -40,7 +40,7 @@ func NewTokenizer(encoding string) (Tokenizer, error) {
 	case Cl100kBase:
 		e = tiktoken.Cl100kBase
 	default:
-		return nil, errors.New(`jsonmask: unknown encoding "` + encoding + `": want o200k_base or cl100k_base`)
+		return nil, errs.New(`unknown encoding "` + encoding + `": want o200k_base or cl100k_base`)
 	}
 	tokenizersMu.Lock()
 	defer tokenizersMu.Unlock()

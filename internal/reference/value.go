@@ -14,6 +14,7 @@ import (
 
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/fallback"
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
@@ -167,7 +168,7 @@ func isArray(v reflect.Value) bool {
 // klauspost/compress honour.)
 func marshal(v reflect.Value) ([]byte, error) {
 	if !v.CanInterface() {
-		return nil, errors.New("jsonmask: cannot encode an unexported value")
+		return nil, errs.New("cannot encode an unexported value")
 	}
 	if v.CanAddr() {
 		return json.Marshal(v.Addr().Interface())

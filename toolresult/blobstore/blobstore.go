@@ -30,7 +30,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"strings"
@@ -43,6 +42,7 @@ import (
 	_ "gocloud.dev/blob/s3blob"    // s3://
 	"gocloud.dev/gcerrors"
 
+	"github.com/jsonmask/jsonmask/internal/errs"
 	"github.com/jsonmask/jsonmask/toolresult"
 )
 
@@ -64,7 +64,7 @@ type Store struct {
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	b, err := blob.OpenBucket(ctx, rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("jsonmask: store %s: %w", toolresult.RedactURL(rawURL), scrub(err, rawURL))
+		return nil, errs.Errorf("store %s: %w", toolresult.RedactURL(rawURL), scrub(err, rawURL))
 	}
 	return New(b, rawURL), nil
 }
@@ -121,7 +121,7 @@ func (s *Store) Create() (toolresult.Draft, error) {
 }
 
 func (s *Store) err(err error) error {
-	return fmt.Errorf("jsonmask: store %s: %w", s.base, scrub(err, s.base))
+	return errs.Errorf("store %s: %w", s.base, scrub(err, s.base))
 }
 
 // scrub keeps a driver's error from repeating a URL's query, where
@@ -186,7 +186,7 @@ func (d *draft) ReadAt(p []byte, off int64) (int, error) {
 func (d *draft) Commit(name string) (string, error) {
 	if !toolresult.ValidName(name) {
 		d.Discard()
-		return "", errors.New(`jsonmask: bad variable name "` + name + `"`)
+		return "", errs.New(`bad variable name "` + name + `"`)
 	}
 	if err := d.finish(); err != nil {
 		d.Discard()
