@@ -20,16 +20,7 @@ func streamedHarness(t testing.TB) *harness {
 func (h *harness) viaReader(line string, n int) string {
 	h.s.fromServer(&chunkReader{strings.NewReader(line + "\n"), n})
 	h.s.wait()
-	got := h.out.drain()
-	if strings.Contains(got, canary) {
-		h.t.Fatalf("a dropped value reached the client: %s", got)
-	}
-	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-		if l != "" && !json.Valid([]byte(l)) {
-			h.t.Fatalf("the client got a line that is not JSON: %s", l)
-		}
-	}
-	return got
+	return h.drainChecked()
 }
 
 // TestLongLines: a long line of the server, streamed, reaches the client

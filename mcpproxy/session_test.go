@@ -95,6 +95,12 @@ func (h *harness) client(line string) (forwarded, replies string) {
 func (h *harness) server(line string) string {
 	h.s.serverLine(&h.ps, []byte(line+"\n"))
 	h.s.wait()
+	return h.drainChecked()
+}
+
+// drainChecked returns what the client got since the last drain, failing
+// the test if a dropped value reached it or a line is not JSON.
+func (h *harness) drainChecked() string {
 	got := h.out.drain()
 	if strings.Contains(got, canary) {
 		h.t.Fatalf("a dropped value reached the client: %s", got)
