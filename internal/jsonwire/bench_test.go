@@ -6,11 +6,13 @@ import (
 )
 
 // benchStrings are the shapes a string takes in the benchmarks: plain ASCII,
-// CJK, and text with escapes and HTML.
+// CJK, text with escapes and HTML, and JSON text (a '"' every few bytes, as
+// a tool's text holds it).
 var benchStrings = []struct{ name, s string }{
 	{"ascii", strings.Repeat("The quick brown fox jumps over the lazy dog. ", 8)},
 	{"cjk", strings.Repeat("日本語のテキストです。", 12)},
 	{"escapes", strings.Repeat("line \"one\"\n<b>two</b> & \\three\t", 8)},
+	{"json", strings.Repeat(`{"id":12345,"name":"n1","tags":["a","b"]},`, 8)},
 }
 
 // BenchmarkQuote: both dialects over each shape.

@@ -94,7 +94,40 @@ func FuzzAppendQuote(f *testing.F) {
 		if err := json.Unmarshal(out, &back); err != nil || back != s {
 			t.Fatalf("AppendQuote(%q) = %s, unescapes to %q (%v)", s, out, back, err)
 		}
+		if want := quoteByBytes(s); string(out) != want {
+			t.Fatalf("AppendQuote(%q) = %s, want %s (escaped no more than JSON requires)", s, out, want)
+		}
 	})
+}
+
+// quoteByBytes is AppendQuote of valid UTF-8, a byte at a time: what its
+// word and sequence loops must give, no escape more or fewer.
+func quoteByBytes(s string) string {
+	b := []byte{'"'}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c == '"' || c == '\\' {
+			b = appendEscapedASCII(b, c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '"'))
+}
+
+// TestAppendQuoteExact: the benchmarks' shapes, cut at every length, are
+// quoted as quoteByBytes quotes them.
+func TestAppendQuoteExact(t *testing.T) {
+	for _, c := range benchStrings {
+		for n := 0; n <= len(c.s); n++ {
+			s := c.s[:n]
+			if !utf8.ValidString(s) {
+				continue
+			}
+			if got, want := string(AppendQuote(nil, s)), quoteByBytes(s); got != want {
+				t.Fatalf("%s[:%d]: AppendQuote = %s, want %s", c.name, n, got, want)
+			}
+		}
+	}
 }
 
 // TestSeqLen: seqLen accepts exactly the sequences utf8.DecodeRune accepts,
