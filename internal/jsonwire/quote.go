@@ -41,41 +41,48 @@ func AppendQuote(dst []byte, s string) []byte {
 }
 
 // quotePlainLen returns how many bytes at the start of s AppendQuote writes
-// as they are: plain ASCII a word at a time, and where a word holds a byte to
-// stop at, the first such byte found from the word's flags at once (in JSON
-// text a '"' comes every few bytes: a word that fails is not read again
-// byte by byte); a non-ASCII byte sends up to a word's worth of bytes
-// through the byte loop (valid UTF-8 a sequence at a time), and again.
+// as they are. Plain ASCII goes a word at a time; a word that holds a byte
+// to stop at gives that byte from its flags at once (in JSON text a '"'
+// comes every few bytes: the word is not read again byte by byte). A
+// non-ASCII byte starts a run of valid UTF-8 sequences, taken a sequence at
+// a time while they last (text in most scripts); the last few bytes, less
+// than a word, go one at a time.
 func quotePlainLen(s string) int {
-	i := 0
+	i, lastWord := 0, len(s)-8 // a word fits at i while i <= lastWord
 	for {
-		for i+8 <= len(s) && quoteStops(load8(s[i:])) == 0 {
+		for i <= lastWord && quoteStops(load8(s[i:])) == 0 {
 			i += 8
 		}
-		if i+8 <= len(s) {
-			// The lowest flag is exact (a borrow only flags bytes above a
-			// true one): a control byte, '"', '\\', or a non-ASCII byte.
-			i += bits.TrailingZeros64(quoteStops(load8(s[i:]))) / 8
-			if s[i] < utf8.RuneSelf {
+		if i > lastWord {
+			break
+		}
+		// The lowest flag is exact (a borrow only flags bytes above a true
+		// one): a control byte, '"', '\\', or a non-ASCII byte.
+		i += bits.TrailingZeros64(quoteStops(load8(s[i:]))) / 8
+		if s[i] < utf8.RuneSelf {
+			return i
+		}
+		for i < len(s) && s[i] >= utf8.RuneSelf {
+			n := seqLen(s, i)
+			if n == 0 {
 				return i
 			}
-		}
-		for end := min(i+8, len(s)); i < end; {
-			if c := s[i]; c < utf8.RuneSelf {
-				if c < ' ' || c == '"' || c == '\\' {
-					return i
-				}
-				i++
-			} else if n := seqLen(s, i); n > 0 {
-				i += n
-			} else {
-				return i
-			}
-		}
-		if i >= len(s) {
-			return len(s)
+			i += n
 		}
 	}
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < ' ' || c == '"' || c == '\\' {
+				return i
+			}
+			i++
+		} else if n := seqLen(s, i); n > 0 {
+			i += n
+		} else {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // plain marks the ASCII bytes that encoding/json writes as they are: all but
