@@ -15,13 +15,15 @@ mode=${1:-default}
 shift || true
 [ $# -gt 0 ] || set -- twitter/decision twitter/keep twitterescaped citm/perf citm/keep canada/drop canada/keep \
 	github apache google update mesh conversation-items/ conversation-items-ndjson flow
-go build -o /tmp/jsonmask-instructions ./cmd/instructions
+bin=$(mktemp /tmp/jsonmask-instructions.XXXXXX) # one per run: two worktrees may count at once
+trap 'rm -f "$bin"' EXIT
+go build -o "$bin" ./cmd/instructions
 for w in "$@"; do
 	best=0
 	for attempt in 1 2; do
 		out=$(GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
 			--callgrind-out-file=/dev/null --toggle-collect='main.appendOnce' --toggle-collect='main.copyOnce' \
-			/tmp/jsonmask-instructions "$w" "$mode" 2>&1)
+			"$bin" "$w" "$mode" 2>&1)
 		ir=$(echo "$out" | grep -oP 'Collected : \K[0-9]+')
 		size=$(echo "$out" | grep -oP '^[a-z0-9/-]+ \K[0-9]+$' | paste -sd+ | bc)
 		best=$(python3 -c "print(max($best, $ir/(3*$size)))")
