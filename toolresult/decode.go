@@ -71,6 +71,7 @@ type decoder struct {
 	slabSize int
 	box      boxes // the strings and numbers, in slabs too
 	spans    [32]tokenizer.MemberSpan
+	espans   [32]tokenizer.ElementSpan
 }
 
 // frame is an open container: where its values and keys begin on the stacks.
@@ -104,8 +105,8 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			var v any
 			if d.frames[nf-1].obj {
 				i, v, done = d.members(str, doc, i)
-			} else if i, done = d.elements(str, doc, i); done {
-				v = d.endArray()
+			} else {
+				i, v, done = d.elements(str, doc, i)
 			}
 			if done {
 				if len(d.frames) == 0 {
@@ -230,25 +231,102 @@ func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
 }
 
 // elements reads the run of scalar elements at doc[i] with the scanner's
-// Element and Scalar. It reports whether it read the array's end too.
-func (d *decoder) elements(str string, doc []byte, i int) (int, bool) {
-	for {
-		k, j := d.sc.Element(doc, i)
-		switch k {
-		case tokenizer.ArrayEnd:
-			return j, true
-		case tokenizer.None:
-			return i, false
-		case tokenizer.ObjectStart, tokenizer.ArrayStart:
-			return j, false // Next opens it
+// ScalarElements, and what stops it with Element. When it read the
+// array's end too, it returns the array, and true.
+//
+// In an array that has no values yet, the elements go straight into the
+// slab (leaf): a leaf array of scalars, most arrays, is made where it is
+// read, not on the stack and then copied.
+func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
+	if f := d.frames[len(d.frames)-1]; len(d.vals) == f.vals {
+		var v any
+		var done bool
+		if i, v, done = d.leaf(str, doc, i); done {
+			return i, v, true
 		}
-		end, ok := d.sc.Scalar(doc, j, false)
-		if !ok {
-			return j, false // Next reads it, or reports why it cannot
-		}
-		d.vals = append(d.vals, d.scalar(str, doc, j, end))
-		i = end
 	}
+	for {
+		n, at, closed := d.sc.ScalarElements(doc, i, d.espans[:])
+		for k := range d.espans[:n] {
+			d.vals = append(d.vals, d.element(str, doc, &d.espans[k]))
+		}
+		i = at
+		if closed {
+			return i, d.endArray(), true
+		}
+		if n < len(d.espans) {
+			break
+		}
+	}
+	return d.element1(doc, i)
+}
+
+// element1 reads, with Element, what stops ScalarElements: the array's
+// end, a container that Next opens, or a scalar that Next reads (or
+// reports why it cannot).
+func (d *decoder) element1(doc []byte, i int) (int, any, bool) {
+	k, j := d.sc.Element(doc, i)
+	switch k {
+	case tokenizer.ArrayEnd:
+		return j, d.endArray(), true
+	case tokenizer.None:
+		return i, nil, false
+	}
+	return j, nil, false // Next opens the container, or reads the scalar
+}
+
+// leaf reads the elements of the array that has just opened straight into
+// the slab, while they are scalars and fit in one. When the array ends
+// there, leaf returns it, and true;
+// otherwise what it read goes onto the stack, and the caller goes on.
+func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool) {
+	a := d.slab[:0]
+	for {
+		n, at, closed := d.sc.ScalarElements(doc, i, d.espans[:])
+		if len(a)+n > len(d.slab) {
+			if len(a)+n > maxSlab/4 {
+				// Large: on the stack, and made at its exact size.
+				d.vals = append(d.vals, a...)
+				clear(a)
+				for k := range d.espans[:n] {
+					d.vals = append(d.vals, d.element(str, doc, &d.espans[k]))
+				}
+				if closed {
+					return at, d.endArray(), true
+				}
+				return at, nil, false
+			}
+			old := a
+			d.newSlab(len(a) + n)
+			a = append(d.slab[:0], old...)
+			clear(old) // the old slab's rest is left unused
+		}
+		for k := range d.espans[:n] {
+			a = append(a, d.element(str, doc, &d.espans[k]))
+		}
+		i = at
+		if closed {
+			d.frames = d.frames[:len(d.frames)-1]
+			if len(a) == 0 {
+				return i, d.box.array([]any{}), true
+			}
+			d.slab = d.slab[len(a):]
+			return i, d.box.array(a[:len(a):len(a)]), true
+		}
+		if n < len(d.espans) {
+			d.vals = append(d.vals, a...)
+			clear(a)
+			return i, nil, false
+		}
+	}
+}
+
+// element is the value of the scalar element sp.
+func (d *decoder) element(str string, doc []byte, sp *tokenizer.ElementSpan) any {
+	if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
+		return numberFromParts(doc, sp.Start, sp.End, &sp.Num, &d.box)
+	}
+	return d.scalar(str, doc, sp.Start, sp.End)
 }
 
 // scalar is the value of the validated scalar doc[a:b].
@@ -310,12 +388,17 @@ func (d *decoder) array(n int) []any {
 		if n > maxSlab/4 {
 			return make([]any, n)
 		}
-		d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
-		d.slab = make([]any, max(d.slabSize, n))
+		d.newSlab(n)
 	}
 	a := d.slab[:n:n]
 	d.slab = d.slab[n:]
 	return a
+}
+
+// newSlab replaces the slab with a new one, of n values at least.
+func (d *decoder) newSlab(n int) {
+	d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
+	d.slab = make([]any, max(d.slabSize, n))
 }
 
 // maxSlab is the most values in one slab (16 bytes each).
@@ -365,4 +448,23 @@ func number(doc []byte, a, end int, box *boxes) any {
 	}
 	n, _ := new(big.Int).SetString(string(doc[a:end]), 10)
 	return n
+}
+
+// numberFromParts is number for a number that the scanner read into its
+// parts p as it validated doc[a:end].
+func numberFromParts(doc []byte, a, end int, p *tokenizer.NumberParts, box *boxes) any {
+	if p.Int {
+		if p.Digits <= 18 { // up to 18 digits always fit in an int64
+			n := int(p.Mantissa)
+			if p.Neg {
+				n = -n
+			}
+			return box.int(n)
+		}
+	} else if p.Digits <= 19 {
+		if f, ok := floatFromParts(p.Mantissa, p.Exp, p.Neg); ok {
+			return box.float(f)
+		}
+	}
+	return number(doc, a, end, box)
 }

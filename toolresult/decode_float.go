@@ -65,6 +65,12 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 		}
 		exp += e
 	}
+	return floatFromParts(man, exp, neg)
+}
+
+// floatFromParts returns ±man·10^exp (man of 19 digits at most) correctly
+// rounded, or false where it cannot be sure.
+func floatFromParts(man uint64, exp int, neg bool) (float64, bool) {
 	if man == 0 {
 		if neg {
 			return math.Copysign(0, -1), true
