@@ -224,6 +224,16 @@ func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
 		if closed {
 			return i, d.endObject(str), true
 		}
+		if n > 0 && d.spans[n-1].ValueEnd == 0 && doc[i] == '[' {
+			// An array value: read here when it is a leaf.
+			var v any
+			var done bool
+			if i, v, done = d.openLeaf(str, doc, i); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
+			continue
+		}
 		if n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
 			return i, nil, false
 		}
@@ -254,25 +264,42 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 		if closed {
 			return i, d.endArray(), true
 		}
-		if n < len(d.espans) {
-			break
+		if n == len(d.espans) {
+			continue
 		}
+		// What stopped it: the end, an array (read here when it is a leaf),
+		// or what Next reads (an object, a scalar not whole, an error).
+		k, j := d.sc.Element(doc, i)
+		switch k {
+		case tokenizer.ArrayEnd:
+			return j, d.endArray(), true
+		case tokenizer.ArrayStart:
+			var v any
+			var done bool
+			if i, v, done = d.openLeaf(str, doc, j); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
+			continue
+		case tokenizer.None:
+			return i, nil, false
+		}
+		return j, nil, false
 	}
-	return d.element1(doc, i)
 }
 
-// element1 reads, with Element, what stops ScalarElements: the array's
-// end, a container that Next opens, or a scalar that Next reads (or
-// reports why it cannot).
-func (d *decoder) element1(doc []byte, i int) (int, any, bool) {
-	k, j := d.sc.Element(doc, i)
-	switch k {
-	case tokenizer.ArrayEnd:
-		return j, d.endArray(), true
-	case tokenizer.None:
+// openLeaf opens the array at doc[i], where Element or Members left a
+// value, and reads it with leaf: it returns the array, and true, when it
+// ended there. Otherwise the array stays open (its frame pushed) for the
+// loop in decode; where it cannot be opened (too deep), nothing is
+// consumed, and Next says why.
+func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
+	j, err := d.sc.Open(doc, i)
+	if err != nil {
 		return i, nil, false
 	}
-	return j, nil, false // Next opens the container, or reads the scalar
+	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
+	return d.leaf(str, doc, j)
 }
 
 // leaf reads the elements of the array that has just opened straight into
