@@ -3,6 +3,7 @@ package toolresult
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,7 +147,7 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 			v = d.endArray()
 		case tokenizer.String:
 			if t.Key {
-				d.key(doc, t.Start, t.End, t.Escaped)
+				d.keys = append(d.keys, d.keyRef(doc, t.Start, t.End, t.Escaped))
 				continue
 			}
 			v = d.box.str(d.str(str, doc, t))
@@ -172,71 +173,113 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 // would have to be told of at each push while it marks.
 type keyRef struct{ a, b int }
 
-// key pushes the key token doc[a:b] (with its quotes). (Small enough to
-// be inlined; a key with escapes takes escapedKey's call.)
-func (d *decoder) key(doc []byte, a, b int, escaped bool) {
+// keyRef returns the key token doc[a:b] (with its quotes) as a keyRef.
+// (Small enough to be inlined; a key with escapes takes escapedKey's call.)
+func (d *decoder) keyRef(doc []byte, a, b int, escaped bool) keyRef {
 	if escaped {
-		d.escapedKey(doc, a, b)
-		return
+		return d.escapedKey(doc, a, b)
 	}
-	d.keys = append(d.keys, keyRef{a + 1, b - 1})
+	return keyRef{a + 1, b - 1}
 }
 
-func (d *decoder) escapedKey(doc []byte, a, b int) {
+func (d *decoder) escapedKey(doc []byte, a, b int) keyRef {
 	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
 	d.ekeys = append(d.ekeys, string(d.esc))
-	d.keys = append(d.keys, keyRef{-len(d.ekeys), 0})
+	return keyRef{-len(d.ekeys), 0}
 }
 
 // members reads the run of plain members (a key and a scalar value) at
 // doc[i] with the scanner's Members loop, and the key of a member whose
-// value it leaves to Next. When it read the object's end too, it returns
-// the object, and true.
+// value it leaves to Next; an array value it reads itself when it is a leaf
+// (openLeaf). When it read the object's end too, it returns the object,
+// and true.
 //
-// An object whose members all come in the first batch, with scalar values
-// (most small objects), becomes its map straight from the spans: no stack.
+// An object read here from its start keeps its members in local arrays
+// (on the goroutine's stack: no write barriers while the collector marks)
+// and becomes its map at its end, at its exact size; past maxLocal
+// members, or at a value that the loop in decode must read (an object, an
+// array that is not a leaf, a scalar that is not whole), they go onto the
+// stacks, as the members of an object read in several turns do.
 func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
-	f := d.frames[len(d.frames)-1]
-	first := len(d.keys) == f.keys && len(d.vals) == f.vals
+	fi := len(d.frames) - 1
+	f := d.frames[fi]
+	local := len(d.keys) == f.keys && len(d.vals) == f.vals
+	var lk [maxLocal]keyRef
+	var lv [maxLocal]any
+	nk := 0 // members in lk and lv; a value still to read when pending
+	pending := false
 	for {
 		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
-		if first && closed {
-			m := make(map[string]any, n)
-			for _, sp := range d.spans[:n] {
-				key := str[sp.KeyStart+1 : sp.KeyEnd-1]
-				if sp.Escaped {
-					d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.KeyStart+1:sp.KeyEnd-1], tokenizer.Replace)
-					key = string(d.esc)
-				}
-				m[key] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
-			}
-			d.frames = d.frames[:len(d.frames)-1]
-			return at, m, true
+		if local && nk+n > maxLocal {
+			d.spill(fi, lk[:nk], lv[:nk])
+			local = false
 		}
-		first = false
-		for _, sp := range d.spans[:n] {
-			d.key(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
-			if sp.ValueEnd != 0 {
-				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+		if local {
+			for k := range d.spans[:n] {
+				sp := &d.spans[k]
+				lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
+				if sp.ValueEnd != 0 {
+					lv[nk] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
+				}
+				nk++
+			}
+		} else {
+			for k := range d.spans[:n] {
+				sp := &d.spans[k]
+				d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped))
+				if sp.ValueEnd != 0 {
+					d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+				}
 			}
 		}
 		i = at
 		if closed {
+			if local {
+				d.frames = d.frames[:fi]
+				return i, d.makeMap(str, lk[:nk], lv[:nk]), true
+			}
 			return i, d.endObject(str), true
 		}
-		if n > 0 && d.spans[n-1].ValueEnd == 0 && doc[i] == '[' {
+		pending = n > 0 && d.spans[n-1].ValueEnd == 0
+		if pending && doc[i] == '[' {
 			// An array value: read here when it is a leaf.
 			var v any
 			var done bool
-			if i, v, done = d.openLeaf(str, doc, i); !done {
-				return i, nil, false
+			if i, v, done = d.openLeaf(str, doc, i); done {
+				if local {
+					lv[nk-1] = v
+				} else {
+					d.vals = append(d.vals, v)
+				}
+				continue
 			}
-			d.vals = append(d.vals, v)
-			continue
 		}
-		if n < len(d.spans) || d.spans[n-1].ValueEnd == 0 {
+		if n < len(d.spans) || pending {
+			if local {
+				nv := nk
+				if pending {
+					nv--
+				}
+				d.spill(fi, lk[:nk], lv[:nv])
+			}
 			return i, nil, false
 		}
+	}
+}
+
+// maxLocal is the most members an object keeps in members' local arrays.
+const maxLocal = 16
+
+// spill puts the members of the object of frame fi that members kept in
+// local arrays onto the stacks, where they would have been: beneath the
+// values of the containers opened since (an array that openLeaf left open).
+func (d *decoder) spill(fi int, keys []keyRef, vals []any) {
+	f := d.frames[fi]
+	d.keys = slices.Insert(d.keys, f.keys, keys...)
+	d.vals = slices.Insert(d.vals, f.vals, vals...)
+	for k := fi + 1; k < len(d.frames); k++ {
+		d.frames[k].keys += len(keys)
+		d.frames[k].vals += len(vals)
 	}
 }
 
@@ -381,7 +424,14 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 func (d *decoder) endObject(str string) any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
-	keys, vals := d.keys[f.keys:], d.vals[f.vals:]
+	m := d.makeMap(str, d.keys[f.keys:], d.vals[f.vals:])
+	d.keys, d.vals = d.keys[:f.keys], d.vals[:f.vals]
+	return m
+}
+
+// makeMap makes the object of the members keys and vals, at its exact
+// size; a later duplicate key wins.
+func (d *decoder) makeMap(str string, keys []keyRef, vals []any) map[string]any {
 	m := make(map[string]any, len(keys))
 	for k, key := range keys {
 		if key.a >= 0 {
@@ -390,7 +440,6 @@ func (d *decoder) endObject(str string) any {
 			m[d.ekeys[-key.a-1]] = vals[k]
 		}
 	}
-	d.keys, d.vals = d.keys[:f.keys], d.vals[:f.vals]
 	return m
 }
 
