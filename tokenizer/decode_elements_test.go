@@ -1,0 +1,197 @@
+package tokenizer
+
+import (
+	"math/big"
+	"strconv"
+	"testing"
+)
+
+// scalarTok is a scalar that a walk read: its span.
+type scalarTok struct{ start, end int }
+
+// walkScalars reads doc in one window and returns the spans of its scalar
+// values (keys left out) and the error that ends it: with Next for every
+// token, or, when batch is not 0, with ScalarElements in batches of that
+// many wherever the innermost container is an array, and Next for the
+// rest. Each number ScalarElements reads has its parts checked.
+func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
+	var s Scanner
+	s.Reset(16)
+	var toks []scalarTok
+	var stack []Kind
+	spans := make([]ElementSpan, batch)
+	i := 0
+	for {
+		if batch > 0 && len(stack) > 0 && stack[len(stack)-1] == ArrayStart {
+			n, at, closed := s.ScalarElements(doc, i, spans)
+			for _, sp := range spans[:n] {
+				toks = append(toks, scalarTok{sp.Start, sp.End})
+				if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
+					checkParts(t, string(doc[sp.Start:sp.End]), sp.Num)
+				}
+			}
+			i = at
+			if closed {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if n == len(spans) {
+				continue
+			}
+		}
+		tok, j, err := s.Next(doc, i)
+		if err != nil {
+			return toks, err
+		}
+		i = j
+		switch {
+		case tok.More:
+			toks = append(toks, scalarTok{tok.Start, len(doc)})
+			return toks, s.End(len(doc))
+		case tok.Kind == None:
+			return toks, s.End(len(doc))
+		case tok.Kind == ObjectStart || tok.Kind == ArrayStart:
+			stack = append(stack, tok.Kind)
+		case tok.Kind == ObjectEnd || tok.Kind == ArrayEnd:
+			stack = stack[:len(stack)-1]
+		case !tok.Key:
+			toks = append(toks, scalarTok{tok.Start, tok.End})
+		}
+	}
+}
+
+// checkParts checks the parts ScalarElements read from the number literal
+// lit: where Digits allows, ±Mantissa·10^Exp is its exact value.
+func checkParts(t *testing.T, lit string, p NumberParts) {
+	t.Helper()
+	if p.Neg != (lit[0] == '-') {
+		t.Fatalf("%s: Neg %v", lit, p.Neg)
+	}
+	isInt := true
+	for _, c := range lit {
+		if c == '.' || c == 'e' || c == 'E' {
+			isInt = false
+		}
+	}
+	if p.Int != isInt {
+		t.Fatalf("%s: Int %v", lit, p.Int)
+	}
+	if p.Digits > 19 {
+		return
+	}
+	if p.Exp > 1<<16 || p.Exp < -1<<16 {
+		return // 0 or Inf as a float64, and past what big.Rat takes
+	}
+	want, ok := new(big.Rat).SetString(lit)
+	if !ok {
+		t.Fatalf("%s: not a number for big.Rat", lit)
+	}
+	got := new(big.Rat).SetInt(new(big.Int).SetUint64(p.Mantissa))
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(p.Exp, -p.Exp))), nil)
+	if p.Exp >= 0 {
+		got.Mul(got, new(big.Rat).SetInt(pow))
+	} else {
+		got.Quo(got, new(big.Rat).SetInt(pow))
+	}
+	if p.Neg {
+		got.Neg(got)
+	}
+	if got.Cmp(want) != 0 {
+		t.Fatalf("%s: parts %+v make %s", lit, p, got.RatString())
+	}
+}
+
+// checkScalarElements compares the two walks of doc: the same scalars,
+// the same error (message and offset), at every batch size.
+func checkScalarElements(t *testing.T, doc []byte) {
+	t.Helper()
+	want, wantErr := walkScalars(t, doc, 0)
+	for _, batch := range []int{1, 2, 3, 32} {
+		got, err := walkScalars(t, doc, batch)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("batch %d: error %v, Next alone %v", batch, err, wantErr)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("batch %d: %d scalars, Next alone %d", batch, len(got), len(want))
+		}
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("batch %d: scalar %d at %v, Next alone %v", batch, k, got[k], want[k])
+			}
+		}
+	}
+}
+
+var scalarElementsDocs = []struct{ name, doc string }{
+	{"Scalars", `[1,-2.5e3,"x\n",true,null,false,0,-0,"",12345678901234567890123]`},
+	{"Spaces", "[ 1 ,\n\t2 , \"a\" ]"},
+	{"Empty", `[]`},
+	{"EmptySpaces", `[ ]`},
+	{"Nested", `[[1,[2,[]]],{"a":[3,{"b":[4]}]},[5]]`},
+	{"Fractions", `[0.1,1.25,-65.613616999999977,43.420273000000009,1.7976931348623157e308,5e-324,0.000001,123456789.123456789]`},
+	{"Exponents", `[1e2,1E+2,1e-2,-0e0,0.5E-0,1e99999999999,1e-99999999999]`},
+	{"LeadingZero", `[01]`},
+	{"TrailingComma", `[1,]`},
+	{"LeadingComma", `[,1]`},
+	{"NoComma", `[1 2]`},
+	{"Minus", `[-]`},
+	{"MinusSpace", `[- 1]`},
+	{"DotNoDigits", `[1.]`},
+	{"DotThenE", `[1.e5]`},
+	{"ENoDigits", `[1e]`},
+	{"ESignNoDigits", `[1e+]`},
+	{"OpenString", `["a]`},
+	{"BadLiteral", `[tru]`},
+	{"BadEscape", `["\x"]`},
+	{"ObjectInArray", `[1,{"a":1},2]`},
+	{"Unclosed", `[1,2`},
+	{"UnclosedNumber", `[1,2.5`},
+	{"Many", `[` + func() string {
+		s := "0"
+		for k := 1; k < 100; k++ {
+			s += "," + strconv.Itoa(k*k*k) + ".5"
+		}
+		return s
+	}() + `]`},
+}
+
+func TestScalarElements(t *testing.T) {
+	for _, tc := range scalarElementsDocs {
+		t.Run(tc.name, func(t *testing.T) {
+			checkScalarElements(t, []byte(tc.doc))
+			// Every window of the document: what ScalarElements reads
+			// in a window is what it reads in the whole document.
+			for k := range len(tc.doc) {
+				var whole, cut Scanner
+				whole.Reset(0)
+				cut.Reset(0)
+				doc := []byte(tc.doc)
+				if doc[0] != '[' {
+					continue
+				}
+				_, _, _ = whole.Next(doc, 0)
+				_, _, _ = cut.Next(doc[:k+1], 0)
+				var a, b [64]ElementSpan
+				na, _, _ := whole.ScalarElements(doc, 1, a[:])
+				nb, atb, closed := cut.ScalarElements(doc[:k+1], 1, b[:])
+				if nb > na || atb > k+1 || closed && k+1 < len(doc) && nb < na {
+					t.Fatalf("window %d: %d spans, whole document %d", k+1, nb, na)
+				}
+				for m := range b[:nb] {
+					if b[m].Start != a[m].Start || b[m].End != a[m].End || b[m].Num != a[m].Num {
+						t.Fatalf("window %d: span %d %+v, whole document %+v", k+1, m, b[m], a[m])
+					}
+				}
+			}
+		})
+	}
+}
+
+func FuzzScalarElements(f *testing.F) {
+	for _, tc := range scalarElementsDocs {
+		f.Add([]byte(tc.doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		checkScalarElements(t, doc)
+	})
+}
