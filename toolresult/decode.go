@@ -201,69 +201,91 @@ func (d *decoder) escapedKey(doc []byte, a, b int) keyRef {
 // array that is not a leaf, a scalar that is not whole), they go onto the
 // stacks, as the members of an object read in several turns do.
 func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
+	if f := d.frames[len(d.frames)-1]; len(d.keys) == f.keys && len(d.vals) == f.vals {
+		return d.localMembers(str, doc, i)
+	}
+	return d.stackMembers(str, doc, i)
+}
+
+// localMembers is members for an object read from its start.
+func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 	fi := len(d.frames) - 1
-	f := d.frames[fi]
-	local := len(d.keys) == f.keys && len(d.vals) == f.vals
 	var lk [maxLocal]keyRef
 	var lv [maxLocal]any
-	nk := 0 // members in lk and lv; a value still to read when pending
-	pending := false
+	nk := 0 // members in lk and lv, the last one's value still to read when pending
 	for {
 		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
-		if local && nk+n > maxLocal {
+		if nk+n > maxLocal {
 			d.spill(fi, lk[:nk], lv[:nk])
-			local = false
+			return d.stackSpans(str, doc, n, at, closed)
 		}
-		if local {
-			for k := range d.spans[:n] {
-				sp := &d.spans[k]
-				lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
-				if sp.ValueEnd != 0 {
-					lv[nk] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
-				}
-				nk++
+		for k := range d.spans[:n] {
+			sp := &d.spans[k]
+			lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
+			if sp.ValueEnd != 0 {
+				lv[nk] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
 			}
-		} else {
-			for k := range d.spans[:n] {
-				sp := &d.spans[k]
-				d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped))
-				if sp.ValueEnd != 0 {
-					d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
-				}
-			}
+			nk++
 		}
 		i = at
 		if closed {
-			if local {
-				d.frames = d.frames[:fi]
-				return i, d.makeMap(str, lk[:nk], lv[:nk]), true
-			}
-			return i, d.endObject(str), true
+			d.frames = d.frames[:fi]
+			return i, d.makeMap(str, lk[:nk], lv[:nk]), true
 		}
-		pending = n > 0 && d.spans[n-1].ValueEnd == 0
+		pending := n > 0 && d.spans[n-1].ValueEnd == 0
 		if pending && doc[i] == '[' {
 			// An array value: read here when it is a leaf.
 			var v any
 			var done bool
 			if i, v, done = d.openLeaf(str, doc, i); done {
-				if local {
-					lv[nk-1] = v
-				} else {
-					d.vals = append(d.vals, v)
-				}
+				lv[nk-1] = v
 				continue
 			}
 		}
 		if n < len(d.spans) || pending {
-			if local {
-				nv := nk
-				if pending {
-					nv--
-				}
-				d.spill(fi, lk[:nk], lv[:nv])
+			nv := nk
+			if pending {
+				nv--
 			}
+			d.spill(fi, lk[:nk], lv[:nv])
 			return i, nil, false
 		}
+	}
+}
+
+// stackMembers is members for an object whose members go on the stacks.
+func (d *decoder) stackMembers(str string, doc []byte, i int) (int, any, bool) {
+	n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+	return d.stackSpans(str, doc, n, at, closed)
+}
+
+// stackSpans is stackMembers from the n spans of a call to Members that
+// returned at and closed.
+func (d *decoder) stackSpans(str string, doc []byte, n, at int, closed bool) (int, any, bool) {
+	for {
+		for k := range d.spans[:n] {
+			sp := &d.spans[k]
+			d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped))
+			if sp.ValueEnd != 0 {
+				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+			}
+		}
+		i := at
+		if closed {
+			return i, d.endObject(str), true
+		}
+		pending := n > 0 && d.spans[n-1].ValueEnd == 0
+		if pending && doc[i] == '[' {
+			var v any
+			var done bool
+			if i, v, done = d.openLeaf(str, doc, i); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
+		} else if n < len(d.spans) || pending {
+			return i, nil, false
+		}
+		n, at, closed = d.sc.Members(doc, i, d.spans[:], false)
 	}
 }
 
