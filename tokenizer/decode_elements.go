@@ -31,14 +31,17 @@ type NumberParts struct {
 // container is an array, as Element.
 //
 // It returns the number of spans filled, the index where the caller goes
-// on, and whether the array's closing ']' was read too. Whatever stops it
-// (a container, a scalar not whole, valid and within the token limit in the
-// window, the window's end, an error) is left unconsumed, for Element,
+// on, and what stopped it: ArrayEnd when it read the array's closing ']'
+// too; ArrayStart or ObjectStart when the next element is a container,
+// whose first byte is at the index (what came before it consumed, as
+// Element does: [Scanner.Open] or Next goes on); None otherwise. Whatever
+// else stops it (a scalar not whole, valid and within the token limit in
+// the window, the window's end, an error) is left unconsumed, for Element,
 // Peek and Next, which report errors precisely.
-func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at int, closed bool) {
+func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at int, stop Kind) {
 	state := s.state
 	if state != stNext && state != stValueOrEnd {
-		return 0, i, false
+		return 0, i, None
 	}
 	for n < len(spans) {
 		j := i
@@ -51,7 +54,7 @@ func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at 
 		if src[j] == ']' {
 			s.depth--
 			s.state = s.after()
-			return n, j + 1, true
+			return n, j + 1, ArrayEnd
 		}
 		if state == stNext {
 			if src[j] != ',' {
@@ -71,6 +74,9 @@ func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at 
 			end = readNumberParts(src, j, &sp.Num)
 		case c == '"' || c == 't' || c == 'f' || c == 'n':
 			end = s.scalarEnd(src, j, false)
+		case c|0x20 == '{': // '{' or '['
+			s.state = stValue
+			return n, j, Kind(c)
 		}
 		if end == 0 || end-j > s.maxToken {
 			break
@@ -80,7 +86,7 @@ func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at 
 		i, state = end, stNext
 	}
 	s.state = state
-	return n, i, false
+	return n, i, None
 }
 
 // readNumberParts reads the number that starts at src[i] into p, checking

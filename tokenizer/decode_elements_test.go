@@ -23,7 +23,7 @@ func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
 	i := 0
 	for {
 		if batch > 0 && len(stack) > 0 && stack[len(stack)-1] == ArrayStart {
-			n, at, closed := s.ScalarElements(doc, i, spans)
+			n, at, stop := s.ScalarElements(doc, i, spans)
 			for _, sp := range spans[:n] {
 				toks = append(toks, scalarTok{sp.Start, sp.End})
 				if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
@@ -31,11 +31,26 @@ func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
 				}
 			}
 			i = at
-			if closed {
+			if stop == ArrayEnd {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			if n == len(spans) {
+			if stop == ArrayStart || stop == ObjectStart {
+				if doc[i] != byte(stop) {
+					t.Fatalf("stopped at %q for %q", doc[i], stop)
+				}
+				// Open, or Next, goes on: both here, by turns.
+				if len(toks)%2 == 0 {
+					if _, err := s.Open(doc, i); err != nil {
+						// Too deep: Next says so.
+						_, _, err = s.Next(doc, i)
+						return toks, err
+					}
+					i++
+					stack = append(stack, stop)
+					continue
+				}
+			} else if n == len(spans) {
 				continue
 			}
 		}
@@ -128,6 +143,8 @@ var scalarElementsDocs = []struct{ name, doc string }{
 	{"Empty", `[]`},
 	{"EmptySpaces", `[ ]`},
 	{"Nested", `[[1,[2,[]]],{"a":[3,{"b":[4]}]},[5]]`},
+	{"TooDeep", `[1,[2,[3,[4,[5,[6,[7,[8,[9,[10,[11,[12,[13,[14,[15,[16,[17,[18]]]]]]]]]]]]]]]]]]`},
+	{"ContainerFirst", `[[],{},[[]],{"a":[]}]`},
 	{"Fractions", `[0.1,1.25,-65.613616999999977,43.420273000000009,1.7976931348623157e308,5e-324,0.000001,123456789.123456789]`},
 	{"Exponents", `[1e2,1E+2,1e-2,-0e0,0.5E-0,1e99999999999,1e-99999999999]`},
 	{"LeadingZero", `[01]`},
@@ -173,8 +190,8 @@ func TestScalarElements(t *testing.T) {
 				_, _, _ = cut.Next(doc[:k+1], 0)
 				var a, b [64]ElementSpan
 				na, _, _ := whole.ScalarElements(doc, 1, a[:])
-				nb, atb, closed := cut.ScalarElements(doc[:k+1], 1, b[:])
-				if nb > na || atb > k+1 || closed && k+1 < len(doc) && nb < na {
+				nb, atb, stop := cut.ScalarElements(doc[:k+1], 1, b[:])
+				if nb > na || atb > k+1 || stop == ArrayEnd && nb < na {
 					t.Fatalf("window %d: %d spans, whole document %d", k+1, nb, na)
 				}
 				for m := range b[:nb] {

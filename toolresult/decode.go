@@ -306,50 +306,49 @@ func (d *decoder) spill(fi int, keys []keyRef, vals []any) {
 }
 
 // elements reads the run of scalar elements at doc[i] with the scanner's
-// ScalarElements, and what stops it with Element. When it read the
+// ScalarElements, and an array that stops it (openLeaf). When it read the
 // array's end too, it returns the array, and true.
 //
 // In an array that has no values yet, the elements go straight into the
 // slab (leaf): a leaf array of scalars, most arrays, is made where it is
 // read, not on the stack and then copied.
 func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
+	var stop tokenizer.Kind
+	fromLeaf := false
 	if f := d.frames[len(d.frames)-1]; len(d.vals) == f.vals {
 		var v any
 		var done bool
-		if i, v, done = d.leaf(str, doc, i); done {
+		if i, v, done, stop = d.leaf(str, doc, i); done {
 			return i, v, true
 		}
+		fromLeaf = true // its elements are on the stack; stop says what stopped it
 	}
 	for {
-		n, at, closed := d.sc.ScalarElements(doc, i, d.espans[:])
-		for k := range d.espans[:n] {
-			d.vals = append(d.vals, d.element(str, doc, &d.espans[k]))
+		n := len(d.espans)
+		if !fromLeaf {
+			n, i, stop = d.sc.ScalarElements(doc, i, d.espans[:])
+			for k := range d.espans[:n] {
+				d.vals = append(d.vals, d.element(str, doc, &d.espans[k]))
+			}
 		}
-		i = at
-		if closed {
-			return i, d.endArray(), true
-		}
-		if n == len(d.espans) {
-			continue
-		}
-		// What stopped it: the end, an array (read here when it is a leaf),
-		// or what Next reads (an object, a scalar not whole, an error).
-		k, j := d.sc.Element(doc, i)
-		switch k {
+		fromLeaf = false
+		switch stop {
 		case tokenizer.ArrayEnd:
-			return j, d.endArray(), true
-		case tokenizer.ArrayStart:
+			return i, d.endArray(), true
+		case tokenizer.ArrayStart: // read here when it is a leaf
 			var v any
 			var done bool
-			if i, v, done = d.openLeaf(str, doc, j); !done {
+			if i, v, done = d.openLeaf(str, doc, i); !done {
 				return i, nil, false
 			}
 			d.vals = append(d.vals, v)
 			continue
-		case tokenizer.None:
+		case tokenizer.ObjectStart: // Next opens it
 			return i, nil, false
 		}
-		return j, nil, false
+		if n < len(d.espans) {
+			return i, nil, false // Next reads what stopped it, or says why it cannot
+		}
 	}
 }
 
@@ -364,17 +363,19 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 		return i, nil, false
 	}
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
-	return d.leaf(str, doc, j)
+	i, v, done, _ := d.leaf(str, doc, j)
+	return i, v, done
 }
 
 // leaf reads the elements of the array that has just opened straight into
 // the slab, while they are scalars and fit in one. When the array ends
-// there, leaf returns it, and true;
-// otherwise what it read goes onto the stack, and the caller goes on.
-func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool) {
+// there, leaf returns it, and true; otherwise what it read goes onto the
+// stack, and it returns what stopped ScalarElements (a container, or None),
+// for the caller to go on.
+func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer.Kind) {
 	a := d.slab[:0]
 	for {
-		n, at, closed := d.sc.ScalarElements(doc, i, d.espans[:])
+		n, at, stop := d.sc.ScalarElements(doc, i, d.espans[:])
 		if len(a)+n > len(d.slab) {
 			if len(a)+n > maxSlab/4 {
 				// Large: on the stack, and made at its exact size.
@@ -383,10 +384,10 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool) {
 				for k := range d.espans[:n] {
 					d.vals = append(d.vals, d.element(str, doc, &d.espans[k]))
 				}
-				if closed {
-					return at, d.endArray(), true
+				if stop == tokenizer.ArrayEnd {
+					return at, d.endArray(), true, stop
 				}
-				return at, nil, false
+				return at, nil, false, stop
 			}
 			old := a
 			d.newSlab(len(a) + n)
@@ -397,18 +398,18 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool) {
 			a = append(a, d.element(str, doc, &d.espans[k]))
 		}
 		i = at
-		if closed {
+		if stop == tokenizer.ArrayEnd {
 			d.frames = d.frames[:len(d.frames)-1]
 			if len(a) == 0 {
-				return i, d.box.array([]any{}), true
+				return i, d.box.array([]any{}), true, stop
 			}
 			d.slab = d.slab[len(a):]
-			return i, d.box.array(a[:len(a):len(a)]), true
+			return i, d.box.array(a[:len(a):len(a)]), true, stop
 		}
-		if n < len(d.espans) {
+		if n < len(d.espans) || stop != tokenizer.None {
 			d.vals = append(d.vals, a...)
 			clear(a)
-			return i, nil, false
+			return i, nil, false, stop
 		}
 	}
 }
