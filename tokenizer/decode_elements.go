@@ -181,7 +181,8 @@ func readNumberParts(src []byte, i int, p *NumberParts) int {
 		}
 		exp += e
 	}
-	*p = NumberParts{Mantissa: man, Digits: nd, Exp: exp, Neg: neg, Int: isInt}
+	// Field by field: a composite literal is built aside and copied.
+	p.Mantissa, p.Digits, p.Exp, p.Neg, p.Int = man, nd, exp, neg, isInt
 	return j
 }
 
