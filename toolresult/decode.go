@@ -20,8 +20,11 @@ import (
 //
 // It reads doc with the tokenizer's Scanner in one pass, without recursion:
 // the values of open containers wait on one stack, and a container is made
-// at its end, at its exact size (a small object of scalars straight from
-// the scanner's spans). Strings without escapes are not copied: they are
+// at its end, at its exact size. Two shortcuts take most values past the
+// stack: an object read from its start keeps its members in local arrays
+// (localMembers), and an array of scalars (a leaf) is read straight into
+// the slab it is cut from (leaf), its numbers validated and read in one
+// pass by the scanner (ScalarElements). Strings without escapes are not copied: they are
 // slices of doc, which decodeValue takes over (the caller must not change
 // doc afterwards, and doc stays alive while any of them does). Escapes are
 // decoded as encoding/json decodes them: a lone surrogate becomes U+FFFD.
@@ -31,8 +34,11 @@ import (
 // alive together while any of them does.
 //
 // Map: decode runs the loop (members and elements for the scanner's fast
-// runs, Next for the rest); endObject and endArray make containers;
-// scalar and number make scalars; boxes box them.
+// runs, Next for the rest); members is localMembers or stackMembers;
+// openLeaf and leaf read leaf arrays, from elements and members alike;
+// spill moves local members onto the stack where the loop must take over;
+// makeMap, endObject and endArray make containers; scalar, element and
+// number make scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.

@@ -57,7 +57,7 @@ func TestBoxes(t *testing.T) {
 // encoding/json's after the collector ran over them and reused what it
 // freed.
 func TestDecodeValueGC(t *testing.T) {
-	for _, name := range []string{"twitter.json", "canada.json", "citm_catalog.json"} {
+	for _, name := range []string{"twitter.json", "canada.json", "citm_catalog.json", "conversation_items.json"} {
 		doc := corpus.File(t, name)
 		got, err := decodeValue(bytes.Clone(doc), 0)
 		if err != nil {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -98,6 +100,20 @@ func TestDecodeValue(t *testing.T) {
 		{"DuplicateKeyLastWins", `{"a":1,"a":2}`, map[string]any{"a": 2}},
 		{"EscapedKey", `{"\u0061":1}`, map[string]any{"a": 1}},
 		{"EmptyArray", `[[],[[]]]`, []any{[]any{}, []any{[]any{}}}},
+		// The shortcuts and where they hand over to the stack.
+		{"Pairs", `[[1.5,-2],[3,4e1],[],["x",null]]`, []any{[]any{1.5, -2}, []any{3, 40.0}, []any{}, []any{"x", nil}}},
+		{"LeafThenObject", `[1,2,{"a":[3]},4]`, []any{1, 2, map[string]any{"a": []any{3}}, 4}},
+		{"LeafThenArray", `[1,[2,[3]],4]`, []any{1, []any{2, []any{3}}, 4}},
+		{"ArrayValueNotLeaf", `{"a":1,"b":[2,{"c":3},[4]],"d":5}`, map[string]any{"a": 1, "b": []any{2, map[string]any{"c": 3}, []any{4}}, "d": 5}},
+		{"ArrayValueLeaf", `{"a":[1,2],"b":[],"c":{"d":[true]},"e":"x"}`, map[string]any{"a": []any{1, 2}, "b": []any{}, "c": map[string]any{"d": []any{true}}, "e": "x"}},
+		{"ObjectValueFirst", `{"a":{"b":1},"c":2}`, map[string]any{"a": map[string]any{"b": 1}, "c": 2}},
+		{"EscapedKeysSpilled", `{"\u0061":1,"b":[{"\u0063":2}],"\u0064":3}`, map[string]any{"a": 1, "b": []any{map[string]any{"c": 2}}, "d": 3}},
+		{"EscapedStrings", `["a\nb",{"k":"\u00e9"}]`, []any{"a\nb", map[string]any{"k": "é"}}},
+		{"ManyMembers", manyMembers(40, `[1,2]`), manyMembersWant(40, []any{1, 2})},
+		{"ManyMembersNested", manyMembers(20, `{"x":[{}]}`), manyMembersWant(20, map[string]any{"x": []any{map[string]any{}}})},
+		{"LongLeaf", longArray(3000, "1.5"), longArrayWant(3000, 1.5)},
+		{"LongLeafThenObject", strings.TrimSuffix(longArray(2000, "7"), "]") + `,{}]`, append(longArrayWant(2000, 7).([]any), map[string]any{})},
+		{"LongLeaves", "[" + strings.Repeat(longArray(300, `"s"`)+",", 9) + "[]]", append(slices.Repeat([]any{longArrayWant(300, "s")}, 9), []any{})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := decodeValue([]byte(tc.in), 0)
@@ -117,6 +133,34 @@ func TestDecodeValue(t *testing.T) {
 		})
 	}
 }
+
+// manyMembers is an object of n members "k0" to "kN-1", each of value v.
+func manyMembers(n int, v string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for k := range n {
+		if k > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"k%d":%s`, k, v)
+	}
+	return b.String() + "}"
+}
+
+func manyMembersWant(n int, v any) any {
+	m := map[string]any{}
+	for k := range n {
+		m[fmt.Sprintf("k%d", k)] = v
+	}
+	return m
+}
+
+// longArray is an array of n elements v.
+func longArray(n int, v string) string {
+	return "[" + strings.TrimSuffix(strings.Repeat(v+",", n), ",") + "]"
+}
+
+func longArrayWant(n int, v any) any { return slices.Repeat([]any{v}, n) }
 
 func TestDecodeValueErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in string }{
