@@ -123,6 +123,9 @@ func (d *decoder) decode(doc []byte, maxDepth int) (any, error) {
 				}
 				continue
 			}
+			if len(d.frames) > nf {
+				continue // they opened a container (openObject, openLeaf): read it
+			}
 		}
 		t, j, err := d.sc.Next(doc, i)
 		if err != nil {
@@ -254,6 +257,9 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 				nv--
 			}
 			d.spill(fi, lk[:nk], lv[:nv])
+			if pending && doc[i] == '{' {
+				return d.openObject(doc, i)
+			}
 			return i, nil, false
 		}
 	}
@@ -288,6 +294,8 @@ func (d *decoder) stackSpans(str string, doc []byte, n, at int, closed bool) (in
 				return i, nil, false
 			}
 			d.vals = append(d.vals, v)
+		} else if pending && doc[i] == '{' {
+			return d.openObject(doc, i)
 		} else if n < len(d.spans) || pending {
 			return i, nil, false
 		}
@@ -349,13 +357,25 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 			}
 			d.vals = append(d.vals, v)
 			continue
-		case tokenizer.ObjectStart: // Next opens it
-			return i, nil, false
+		case tokenizer.ObjectStart:
+			return d.openObject(doc, i)
 		}
 		if n < len(d.espans) {
 			return i, nil, false // Next reads what stopped it, or says why it cannot
 		}
 	}
+}
+
+// openObject opens the object at doc[i], where ScalarElements or Members
+// left a value, for the loop in decode to read; where it cannot be opened
+// (too deep), nothing is consumed, and Next says why.
+func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
+	j, err := d.sc.Open(doc, i)
+	if err != nil {
+		return i, nil, false
+	}
+	d.frames = append(d.frames, frame{obj: true, vals: len(d.vals), keys: len(d.keys)})
+	return j, nil, false
 }
 
 // openLeaf opens the array at doc[i], where Element or Members left a
@@ -369,7 +389,10 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 		return i, nil, false
 	}
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
-	i, v, done, _ := d.leaf(str, doc, j)
+	i, v, done, stop := d.leaf(str, doc, j)
+	if stop == tokenizer.ObjectStart {
+		return d.openObject(doc, i)
+	}
 	return i, v, done
 }
 
