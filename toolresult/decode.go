@@ -250,6 +250,8 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 				lv[nk-1] = v
 				continue
 			}
+			d.spill(fi, lk[:nk], lv[:nk-1])
+			return i, nil, false
 		}
 		if n < len(d.spans) || pending {
 			nv := nk

@@ -167,6 +167,12 @@ func TestDecodeValueErrors(t *testing.T) {
 		{"Empty", ``},
 		{"Space", `  `},
 		{"Truncated", `{"a":[1,2`},
+		{"TruncatedAtArrayValue", `{"":[`}, // FuzzDecodeValue found it: an index past the end
+		{"TruncatedInArrayValue", `{"a":1,"b":[1`},
+		{"TruncatedAtObjectValue", `{"a":{`},
+		{"TruncatedAtNestedArray", `[[`},
+		{"TruncatedAtObjectElement", `[1,{`},
+		{"TruncatedInLeafThenObject", `{"a":[{`},
 		{"TruncatedString", `"abc`},
 		{"Quote", `"`},
 		{"TruncatedLiteral", `tru`},
