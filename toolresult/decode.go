@@ -24,9 +24,10 @@ import (
 // stack: an object read from its start keeps its members in local arrays
 // (localMembers), and an array of scalars (a leaf) is read straight into
 // the slab it is cut from (leaf), its numbers validated and read in one
-// pass by the scanner (ScalarElements). Strings without escapes are not copied: they are
-// slices of doc, which decodeValue takes over (the caller must not change
-// doc afterwards, and doc stays alive while any of them does). Escapes are
+// pass by the scanner (ScalarElements). Strings without escapes are not
+// copied: they are slices of doc, which decodeValue takes over (the caller
+// must not change doc afterwards, and doc stays alive while any of them
+// does). Escapes are
 // decoded as encoding/json decodes them: a lone surrogate becomes U+FFFD.
 // Numbers are read from doc's bytes (decode_float.go). Arrays, and the
 // interfaces that hold strings, numbers and arrays, are cut from slabs
@@ -380,7 +381,7 @@ func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
 	return j, nil, false
 }
 
-// openLeaf opens the array at doc[i], where Element or Members left a
+// openLeaf opens the array at doc[i], where ScalarElements or Members left a
 // value, and reads it with leaf: it returns the array, and true, when it
 // ended there. Otherwise the array stays open (its frame pushed) for the
 // loop in decode; where it cannot be opened (too deep), nothing is
