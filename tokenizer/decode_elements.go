@@ -135,12 +135,12 @@ func readNumberParts(src []byte, i int, p *NumberParts) int {
 					// The r digits in the low bytes, moved up, the bytes
 					// below them taken as '0's.
 					sh := uint(8-r) * 8
-					man = man*pow10u64[r] + eightDigitsValue(v<<sh|0x3030303030303030&(1<<sh-1))
+					man = man*pow10u64[r] + EightDigits(v<<sh|0x3030303030303030&(1<<sh-1))
 					j += r
 				}
 				break
 			}
-			man = man*1e8 + eightDigitsValue(v)
+			man = man*1e8 + EightDigits(v)
 		}
 		for ; j < n; j++ {
 			d := src[j] - '0'
@@ -189,10 +189,15 @@ func readNumberParts(src []byte, i int, p *NumberParts) int {
 // pow10u64 are 10^n for n from 0 to 7.
 var pow10u64 = [8]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7}
 
-// eightDigitsValue is the value of the eight ASCII digits in v, the first
-// in its low byte: pairs, then fours, then the eight, each step by
-// multiplications that add the parts in place.
-func eightDigitsValue(v uint64) uint64 {
+// SmallPow10 is 10^n for n from 0 to 7 (n is taken modulo 8): the scale
+// of a run of fewer than eight digits read by [EightDigits].
+func SmallPow10(n int) uint64 { return pow10u64[n&7] }
+
+// EightDigits is the value of the eight ASCII digits in v, the first in
+// its low byte (a little-endian load of them): pairs, then fours, then the
+// eight, each step by multiplications that add the parts in place. The
+// tokenizer and the decoders read numbers' digits eight at a time with it.
+func EightDigits(v uint64) uint64 {
 	v -= 0x3030303030303030
 	v = v*10 + v>>8 // each even byte: the value of its pair
 	const mask = 0x000000FF000000FF

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+
+	"github.com/jsonmask/jsonmask/tokenizer"
 )
 
 // parseFloat returns the float64 nearest the validated JSON number that
@@ -29,7 +31,7 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 			if !allDigits(v) {
 				break
 			}
-			man = man*1e8 + eightDigits(v)
+			man = man*1e8 + tokenizer.EightDigits(v)
 		}
 		// Fewer than eight left, up to the end without an exponent: the
 		// eight bytes that end the number, those before i taken as '0's.
@@ -37,7 +39,7 @@ func parseFloat(doc []byte, end int, man uint64, digits, i int, neg bool) (float
 			low := uint64(1)<<(uint(8-r)*8&63) - 1
 			v := binary.LittleEndian.Uint64(doc[end-8:])&^low | 0x3030303030303030&low
 			if allDigits(v) {
-				man = man*uintPow10[r] + eightDigits(v)
+				man = man*tokenizer.SmallPow10(r) + tokenizer.EightDigits(v)
 				i = end
 			}
 		}
@@ -114,19 +116,6 @@ func readDigits(doc []byte, i, end int, man uint64) (uint64, int) {
 // which carries into the next, fails the test itself).
 func allDigits(v uint64) bool {
 	return v&0xF0F0F0F0F0F0F0F0|(v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 == 0x3333333333333333
-}
-
-// uintPow10 are 10^n for n from 0 to 7.
-var uintPow10 = [8]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7}
-
-// eightDigits is the value of the eight ASCII digits in v, the first in its
-// low byte: pairs, then fours, then the eight, each step by multiplications
-// that add the parts in place.
-func eightDigits(v uint64) uint64 {
-	v -= 0x3030303030303030
-	v = v*10 + v>>8 // each even byte: the value of its pair
-	const mask = 0x000000FF000000FF
-	return ((v&mask)*(100+1000000<<32) + (v>>16&mask)*(1+10000<<32)) >> 32
 }
 
 // exactPow10 are the powers of ten that a float64 holds exactly.
