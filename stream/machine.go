@@ -82,10 +82,11 @@ type Machine struct {
 
 // input is a Machine's program and options, and where it is in its input.
 type input struct {
-	prog *compile.Program
-	cfg  Config
-	err  error // sticky: once a document is rejected, every call returns it
-	wild bool  // prog has a wildcard: errors name its members (wildNames)
+	prog   *compile.Program
+	progID uint64 // prog.ID(), or 0: what m.found knows of prog
+	cfg    Config
+	err    error // sticky: once a document is rejected, every call returns it
+	wild   bool  // prog has a wildcard: errors name its members (wildNames)
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -130,6 +131,9 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 // kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 	m.input = input{prog: prog, cfg: cfg, line: 1, wild: prog != nil && prog.Wildcards()}
+	if prog != nil {
+		m.progID = prog.ID()
+	}
 	if m.found == nil {
 		m.found = new(lookups)
 	}

@@ -189,14 +189,14 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 			continue
 		}
 		key := src[sp.KeyStart:sp.KeyEnd]
-		if c := m.found.slot(sp.Head, f.node); sp.Head != 0 && c.head == sp.Head && c.node == f.node && c.prog == m.prog.ID() {
+		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node && c.prog == m.progID {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
 			e = m.lookup(f.node, key, true)
 		} else {
 			e = m.prog.Lookup(f.node, key[1:len(key)-1])
 			if sp.Head != 0 {
-				c.head, c.prog, c.node, c.entry = sp.Head, m.prog.ID(), f.node, e
+				c.head, c.prog, c.node, c.entry = sp.Head, m.progID, f.node, e
 			}
 		}
 		if e == compile.NoEntry || sp.ValueEnd == 0 {
