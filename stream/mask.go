@@ -52,6 +52,10 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 					continue
 				}
 				f.index++
+				if k|0x20 == '{' && f.node != compile.Keep && !m.wild && m.sc.OpenFast(k == tokenizer.ObjectStart) {
+					dst, i = m.open(dst, f, byte(k), f.node), i+1 // value's case of a masked container, in short
+					continue
+				}
 				if dst, i, err = m.value(dst, src, i, k, f.node); err != nil {
 					return dst, i, m.fail(err)
 				}
@@ -70,6 +74,12 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				}
 				if !head {
 					continue
+				}
+				if c := src[i]; c|0x20 == '{' && f.entry != compile.NoEntry && !m.wild {
+					if node := m.prog.Entry(f.entry).Node; node != compile.Keep && m.sc.OpenFast(c == '{') {
+						dst, i = m.open(dst, f, c, node), i+1 // value's case of a masked container, in short
+						continue
+					}
 				}
 				if dst, i, err = m.memberValue(dst, src, i, f); err != nil {
 					return dst, i, m.fail(err)
@@ -301,6 +311,22 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 	}
 	m.push(node, k == tokenizer.ArrayStart)
 	return append(dst, byte(k)), i, nil
+}
+
+// open writes what goes before the value of f whose '{' or '[', c, the
+// Scanner has consumed (OpenFast), and c, and pushes its frame: value's case
+// of a container that node masks, where the program has no wildcard.
+func (m *Machine) open(dst []byte, f *frame, c byte, node int32) []byte {
+	if f.wrote {
+		dst = append(dst, ',')
+	}
+	f.wrote = true
+	if !f.array {
+		dst = append(dst, m.key...)
+		dst = append(dst, ':')
+	}
+	m.push(node, c == '[')
+	return append(dst, c)
 }
 
 // push opens a frame for a container to which node applies. It writes the
