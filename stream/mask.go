@@ -198,13 +198,12 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 			e = compile.NoEntry // most keys of a response are not the mask's
 			continue
 		}
-		key := src[sp.KeyStart:sp.KeyEnd]
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node && c.prog == m.progID {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
-			e = m.lookup(f.node, key, true)
+			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
 		} else {
-			e = m.prog.Lookup(f.node, key[1:len(key)-1])
+			e = m.prog.Lookup(f.node, src[sp.KeyStart+1:sp.KeyEnd-1])
 			if sp.Head != 0 {
 				c.head, c.prog, c.node, c.entry = sp.Head, m.progID, f.node, e
 			}
@@ -222,7 +221,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 		if sp.ValueStart == sp.KeyEnd+1 {
 			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
 		} else {
-			dst = append(dst, key...)
+			dst = append(dst, src[sp.KeyStart:sp.KeyEnd]...)
 			dst = append(dst, ':')
 			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
 		}
