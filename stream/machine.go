@@ -82,11 +82,10 @@ type Machine struct {
 
 // input is a Machine's program and options, and where it is in its input.
 type input struct {
-	prog   *compile.Program
-	progID uint64 // prog.ID(), or 0: what m.found knows of prog
-	cfg    Config
-	err    error // sticky: once a document is rejected, every call returns it
-	wild   bool  // prog has a wildcard: errors name its members (wildNames)
+	prog *compile.Program
+	cfg  Config
+	err  error // sticky: once a document is rejected, every call returns it
+	wild bool  // prog has a wildcard: errors name its members (wildNames)
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -105,25 +104,39 @@ type input struct {
 }
 
 // lookups keeps, for the keys that the Scanner names by a MemberSpan.Head,
-// what Program.Lookup answered for them in a node of a program: direct-mapped,
-// by Head and node (see slot). A Head names one key for the life of the
-// process, whichever Scanner gave it, and a program's ID is never reused, so
-// an entry can never be stale: a Machine that masks for several programs in
-// turn, or is given another Scanner, needs no clearing.
-type lookups [64]lookup
+// what Program.Lookup answered for them in a node of the program whose ID is
+// prog: direct-mapped, by Head and node (see slot). A Head names one key for
+// the life of the process, whichever Scanner gave it, so an entry can never be
+// stale while the program is the same: Reset clears the table only when the
+// program's ID changes (a program's ID is never reused).
+type lookups struct {
+	prog uint64
+	l    [64]lookup
+}
 
-// lookup is Program.Lookup's answer, entry, for the key named head in node,
-// in the program whose ID is prog.
+// lookup is Program.Lookup's answer, entry, for the key named head in node;
+// an empty one has node -1, which no node is.
 type lookup struct {
-	head, prog  uint64
+	head        uint64
 	node, entry int32
+}
+
+// use makes l the table of the program whose ID is prog.
+func (l *lookups) use(prog uint64) {
+	if l.prog == prog {
+		return
+	}
+	l.prog = prog
+	for i := range l.l {
+		l.l[i] = lookup{node: -1}
+	}
 }
 
 // slot returns the entry for head in node. The node counts: objects alike
 // under different nodes (a route's "distance" and "duration", both {"text",
 // "value"}) share their heads, and would evict each other's answers.
 func (l *lookups) slot(head uint64, node int32) *lookup {
-	return &l[(head+uint64(node)<<3)%uint64(len(l))]
+	return &l.l[(head+uint64(node)<<3)%uint64(len(l.l))]
 }
 
 // Reset prepares m for a new input masked by prog with cfg. Reset(nil,
@@ -131,11 +144,11 @@ func (l *lookups) slot(head uint64, node int32) *lookup {
 // kept in a pool.
 func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 	m.input = input{prog: prog, cfg: cfg, line: 1, wild: prog != nil && prog.Wildcards()}
-	if prog != nil {
-		m.progID = prog.ID()
-	}
 	if m.found == nil {
 		m.found = new(lookups)
+	}
+	if prog != nil {
+		m.found.use(prog.ID())
 	}
 	m.keyBuf, m.scratch = m.keyBuf[:0], m.scratch[:0]
 	// cp needs no reset per document: a document that ends, valid, has

@@ -198,14 +198,14 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 			e = compile.NoEntry // most keys of a response are not the mask's
 			continue
 		}
-		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node && c.prog == m.progID {
+		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
 		} else {
 			e = m.prog.Lookup(f.node, src[sp.KeyStart+1:sp.KeyEnd-1])
 			if sp.Head != 0 {
-				c.head, c.prog, c.node, c.entry = sp.Head, m.progID, f.node, e
+				c.head, c.node, c.entry = sp.Head, f.node, e
 			}
 		}
 		if e == compile.NoEntry || sp.ValueEnd == 0 {
