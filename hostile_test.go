@@ -61,6 +61,15 @@ func hostileCases() []hostileCase {
 		{name: "Deep/ArrayObjectKey", mask: `{"a":true}`, in: deep(`{"b":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
 		{name: "Deep/ArrayObjectKeyKept", mask: `{"a":true}`, in: deep(`{"a":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
 		{name: "Deep/ArrayObjectKeyMasked", mask: `{"a":{"":true}}`, in: deep(`{"a":`, `[{"":`, 50_000), err: jsonmask.ErrMaxDepth},
+		// Masked levels: containers the mask recurses into, up to the limit
+		// and one past it, as a member's value and as an element, and deeper
+		// than a word of the scanner's depth bits (which then grow).
+		{name: "Deep/LimitMaskedObjects", mask: `{"a":{"a":{"x":true}}}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":[{"a":{"x":1}}]}`), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/LimitMaskedObjectsOK", mask: `{"a":{"a":{"x":true}}}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":{"a":{"x":1,"y":2}}}`), want: `{"a":{"a":{"x":1}}}`},
+		{name: "Deep/LimitMaskedArrays", mask: `{"a":{"x":true}}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":[[{"x":1}]]}`), err: jsonmask.ErrMaxDepth},
+		{name: "Deep/LimitMaskedArraysOK", mask: `{"a":{"x":true}}`, opts: []jsonmask.Option{jsonmask.WithMaxDepth(3)}, in: []byte(`{"a":[[]],"b":2}`), want: `{"a":[[]]}`},
+		{name: "Deep/MaskedObjects70", mask: strings.Repeat(`{"a":`, 70) + `true` + strings.Repeat(`}`, 70), in: []byte(strings.Repeat(`{"b":0,"a":`, 70) + `1` + strings.Repeat(`}`, 70)), want: strings.Repeat(`{"a":`, 70) + `1` + strings.Repeat(`}`, 70)},
+		{name: "Deep/MaskedArrays70", mask: `{"a":{"x":true}}`, in: []byte(`{"a":` + strings.Repeat(`[`, 70) + `{"x":1,"y":2}` + strings.Repeat(`]`, 70) + `}`), want: `{"a":` + strings.Repeat(`[`, 70) + `{"x":1}` + strings.Repeat(`]`, 70) + `}`},
 		{name: "UTF8/FF", mask: `{"a":true}`, in: []byte("{\"b\":\"\xff\"}"), err: errSyntax},
 		{name: "UTF8/OverlongC0AF", mask: `{"a":true}`, in: []byte("{\"a\":\"\xc0\xaf\"}"), err: errSyntax},
 		{name: "UTF8/SurrogateBytes", mask: `{"a":true}`, in: []byte("{\"b\":\"\xed\xa0\x80\"}"), err: errSyntax},

@@ -103,7 +103,9 @@ func walkMembers(s *Scanner, doc []byte) error {
 	}
 	for {
 		if k == ObjectStart || k == ArrayStart {
-			if i, err = s.Open(doc, i); err != nil {
+			if s.OpenFast(k == ObjectStart) { // as the machine opens a masked level
+				i++
+			} else if i, err = s.Open(doc, i); err != nil {
 				return err
 			}
 			open = append(open, k == ObjectStart)

@@ -290,6 +290,21 @@ func (s *Scanner) Open(src []byte, i int) (int, error) {
 	return i + 1, nil
 }
 
+// OpenFast is Open for the '{' (obj) or '[' that Peek, Members or Element
+// found, where it is below the nesting limit and needs no memory: small
+// enough to inline. It reports whether it consumed it; if not, the caller
+// goes on with Open.
+func (s *Scanner) OpenFast(obj bool) bool {
+	ok := s.pushFast(obj)
+	if ok {
+		s.state = stValueOrEnd
+		if obj {
+			s.state = stKeyOrEnd
+		}
+	}
+	return ok
+}
+
 // quotedEnd returns the index after the quote that ends the string whose
 // content starts at src[i], taking a backslash to escape the byte after it
 // and checking nothing else (SPEC V4); or 0 when the window ends first.

@@ -77,3 +77,46 @@ func TestWalkMembers(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenFast: OpenFast opens what Open would, leaving the scanner as Open
+// does, or declines and leaves it as it was, so that Open gives the same
+// error at the limit and grows the depth bits past a word of them.
+func TestOpenFast(t *testing.T) {
+	for _, limit := range []int{1, 3, 63, 64, 65, 130, 0} {
+		for _, obj := range []bool{false, true} {
+			c := byte('[')
+			if obj {
+				c = '{'
+			}
+			doc := []byte(strings.Repeat(string(c), 200))
+			var fast, slow Scanner
+			fast.Reset(limit)
+			slow.Reset(limit)
+			fast.state, slow.state = stValue, stValue
+			for i := range doc {
+				before := fast.doc
+				var ferr error
+				if !fast.OpenFast(obj) {
+					if fast.doc != before {
+						t.Fatalf("limit %d, obj %v, at %d: OpenFast declined and changed the scanner", limit, obj, i)
+					}
+					_, ferr = fast.Open(doc, i)
+				}
+				_, serr := slow.Open(doc, i)
+				if (ferr == nil) != (serr == nil) || ferr != nil && ferr.Error() != serr.Error() {
+					t.Fatalf("limit %d, obj %v, at %d: error %v, Open alone %v", limit, obj, i, ferr, serr)
+				}
+				if want := i == limit && limit > 0; (ferr != nil) != want { // limit 0: 10000
+					t.Fatalf("limit %d, obj %v: opening container %d gave %v", limit, obj, i+1, ferr)
+				}
+				if serr != nil {
+					break
+				}
+				if fast.doc != slow.doc || fast.inObject() != obj {
+					t.Fatalf("limit %d, obj %v, at %d: scanner %+v, Open alone %+v", limit, obj, i, fast.doc, slow.doc)
+				}
+				fast.state, slow.state = stValue, stValue
+			}
+		}
+	}
+}
