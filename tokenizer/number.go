@@ -28,8 +28,8 @@ func isDigit(c byte) bool { return c-'0' < 10 }
 // digits returns the index of the first byte at or after j that is not an
 // ASCII digit, 8 bytes at a time.
 func digits(src []byte, j int) int {
-	for j < len(src)-7 { // as in plainEnd
-		if m := nonDigits(binary.LittleEndian.Uint64(src[j:])); m != 0 {
+	for j+8 <= len(src) {
+		if m := nonDigits(binary.LittleEndian.Uint64(src[j : j+8])); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8

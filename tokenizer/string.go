@@ -132,8 +132,9 @@ func (s *Scanner) runs(src []byte, i int) bool {
 //
 // The loop's test, i < len(src)-7, is i+8 <= len(src) written so that the
 // compiler proves the load in bounds: the loop has no bounds check, 5 fewer
-// instructions a word (the word loops below and in number.go, value.go and
-// trusted.go are written alike).
+// instructions a word (str's word loop, quoteOrBackslashAt and the trusted
+// scans are written alike; digits and skipSpace are not: see bench/REPORT.md,
+// round 4, for why).
 func plainEnd(src []byte, i int) int {
 	for i < len(src)-7 {
 		if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {

@@ -415,8 +415,8 @@ func skipSpace(src []byte, i int) int {
 				return i
 			}
 			i++
-		} else if i < len(src)-7 { // i+8 <= len(src), as in plainEnd
-			if x := binary.LittleEndian.Uint64(src[i:]) ^ ' '*lsb; x != 0 {
+		} else if i+8 <= len(src) {
+			if x := binary.LittleEndian.Uint64(src[i:i+8]) ^ ' '*lsb; x != 0 {
 				i += bits.TrailingZeros64(x) >> 3
 			} else {
 				i += 8
