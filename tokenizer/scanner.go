@@ -372,31 +372,52 @@ func (s *Scanner) Scalar(src []byte, i int, trusted bool) (int, bool) {
 // nothing else, and a number or literal at the first ',', '}', ']' or
 // whitespace, which must then follow it in the window.
 func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
+	// Every call here is the last thing done, so that no value lives across
+	// one: most scalars, a plain string or a literal, are then taken with no
+	// spill and reload of the arguments.
 	var j int
 	switch src[i] {
 	case '"':
 		// Plain text to the quote ends the string in both modes.
-		if j = plainEnd(src, i+1); j < len(src) && src[j] == '"' {
-			j++
-		} else if trusted {
-			j = quotedEnd(src, j)
-		} else {
-			j, _ = s.stringRest(src, j)
+		if j = plainEnd(src, i+1); j >= len(src) || src[j] != '"' {
+			return s.stringEnd(src, i, j, trusted)
 		}
-		if j == 0 {
-			return 0
-		}
+		j++
 	case 't', 'f', 'n':
 		if j = i + wholeLiteral(src, i); j == i || trusted && !trustedEnd(src, j) {
 			return 0
 		}
 	default:
-		if j = numberEnd(src, i); j == 0 || trusted && !trustedEnd(src, j) {
-			return 0
-		}
+		return s.numberScalarEnd(src, i, trusted)
 	}
 	if j-i > s.maxToken {
 		return 0 // too long: value or the trusted scans report it
+	}
+	return j
+}
+
+// stringEnd is scalarEnd for the string at src[i] whose content goes on at
+// src[j], where plainEnd stopped short of a closing quote.
+func (s *Scanner) stringEnd(src []byte, i, j int, trusted bool) int {
+	if trusted {
+		j = quotedEnd(src, j)
+	} else {
+		j, _ = s.stringRest(src, j)
+	}
+	if j == 0 || j-i > s.maxToken {
+		return 0
+	}
+	return j
+}
+
+// numberScalarEnd is scalarEnd for the number at src[i]. (Inlined, it
+// would make scalarEnd keep its arguments across the call to numberEnd.)
+//
+//go:noinline
+func (s *Scanner) numberScalarEnd(src []byte, i int, trusted bool) int {
+	j := numberEnd(src, i)
+	if j == 0 || trusted && !trustedEnd(src, j) || j-i > s.maxToken {
+		return 0
 	}
 	return j
 }

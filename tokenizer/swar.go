@@ -75,3 +75,18 @@ func appendRun(dst, src []byte, a, b, limit int) []byte {
 	}
 	return append(dst, src[a:b]...)
 }
+
+// appendShort appends src[a:b] to dst, a run between two runs of whitespace
+// inside a value being copied: one of at most 16 bytes with one 16-byte move
+// where the 16 bytes from src[a] lie in src and dst has room for them. The
+// bytes it moves past the run land after dst's last byte, to be overwritten
+// by what comes next: the value's caller clears what may be left of them
+// past its end (AppendValue).
+func appendShort(dst, src []byte, a, b int) []byte {
+	n := len(dst)
+	if b-a <= 16 && a+16 <= len(src) && cap(dst)-n >= 16 {
+		*(*[16]byte)(dst[n : n+16]) = *(*[16]byte)(src[a : a+16])
+		return dst[:n+b-a]
+	}
+	return append(dst, src[a:b]...)
+}

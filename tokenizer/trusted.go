@@ -173,16 +173,16 @@ outside:
 			goto blocks
 		}
 		if copy {
-			for i+8 <= len(src) {
-				if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
+			for i < len(src)-7 { // i+8 <= len(src), as in plainEnd
+				if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i:])); m != 0 {
 					i += bits.TrailingZeros64(m) >> 3
 					break
 				}
 				i += 8
 			}
 		} else {
-			for i+8 <= len(src) {
-				if m := structural(binary.LittleEndian.Uint64(src[i : i+8])); m != 0 {
+			for i < len(src)-7 { // i+8 <= len(src), as in plainEnd
+				if m := structural(binary.LittleEndian.Uint64(src[i:])); m != 0 {
 					i += bits.TrailingZeros64(m) >> 3
 					break
 				}

@@ -16,16 +16,29 @@ func (s *Scanner) SkipValue(src []byte, i int) (int, bool, error) {
 // AppendValue is SkipValue that also appends the value's bytes to dst,
 // without the whitespace between its tokens (SPEC O1), and returns the
 // extended dst: for a value cut by windows, the part in this one. On error,
-// what it appended is not to be used.
+// what it appended is not to be used. It may write past the extended dst's
+// length, in its capacity, up to 16 bytes: the value's own bytes, or zeros.
 func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error) {
 	s.out = dst
 	i, done, err := s.value(src, i, true)
 	dst, s.out = s.out, nil
+	if done || err != nil {
+		// appendShort may have left up to 15 bytes from past the value's
+		// end after dst's last byte: the document's, maybe a dropped
+		// member's. (Cut by the window's end, the value owns every byte
+		// up to it.)
+		if n := len(dst); cap(dst)-n >= 16 {
+			*(*[16]byte)(dst[n : n+16]) = [16]byte{}
+		} else {
+			clear(dst[n:cap(dst)])
+		}
+	}
 	return dst, i, done, err
 }
 
 // value is SkipValue, and AppendValue when copy is true: it appends to s.out
-// in runs, one append per stretch between two runs of whitespace.
+// in runs, one append per stretch between two runs of whitespace (one
+// 16-byte move for a short one: appendShort).
 //
 // The states are labels and the transitions gotos: a direct branch per token
 // rather than a dispatch through a switch. Few variables live across them
@@ -95,7 +108,7 @@ func (s *Scanner) value(src []byte, i int, copy bool) (int, bool, error) {
 value:
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		// Pretty-printed, one space follows most ':'. (skipSpace1, written
 		// out: as a call it does not inline, cost 101.)
@@ -172,7 +185,7 @@ value:
 			k := j + 1
 			if k < len(src) && src[k] <= ' ' {
 				if copy {
-					s.out = append(s.out, src[run:k]...)
+					s.out = appendShort(s.out, src, run, k)
 				}
 				if sep.match(src, k) {
 					k += sep.n
@@ -212,7 +225,7 @@ value:
 arrayFirst: // after '[': a value or ']'
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		i = skipSpace(src, i)
 		run = i
@@ -230,7 +243,7 @@ arrayFirst: // after '[': a value or ']'
 objectFirst: // after '{': a key or '}'
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		i = skipSpace(src, i)
 		run = i
@@ -248,7 +261,7 @@ objectFirst: // after '{': a key or '}'
 key:
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		i = skipSpace(src, i)
 		run = i
@@ -282,7 +295,7 @@ keyDone:
 colon:
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		i = skipSpace(src, i)
 		run = i
@@ -321,7 +334,7 @@ scalarDone: // a value ended at src[i-1]
 next: // after a value in a container: ',' or the closing bracket
 	if i < len(src) && src[i] <= ' ' {
 		if copy {
-			s.out = append(s.out, src[run:i]...)
+			s.out = appendShort(s.out, src, run, i)
 		}
 		i = skipSpace(src, i)
 		run = i
