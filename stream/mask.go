@@ -282,14 +282,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		return dst, i, nil
 	}
 	f := &m.frames[len(m.frames)-1]
-	if f.wrote {
-		dst = append(dst, ',')
-	}
-	f.wrote = true
-	if !f.array {
-		dst = append(dst, m.key...)
-		dst = append(dst, ':')
-	}
+	dst = m.before(dst, f)
 	switch {
 	case !container: // kept, or SPEC A4: a scalar where the mask expects an object
 		if j, ok := m.sc.Scalar(src, i, m.cfg.Trusted); ok {
@@ -321,16 +314,23 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 // Scanner has consumed (OpenFast), and c, and pushes its frame: value's case
 // of a container that node masks, where the program has no wildcard.
 func (m *Machine) open(dst []byte, f *frame, c byte, node int32) []byte {
+	dst = m.before(dst, f)
+	m.push(node, c == '[')
+	return append(dst, c)
+}
+
+// before writes what goes before a value of f that the mask keeps or recurses
+// into: the ',' after the last one written and, in an object, the key and
+// ':'. It inlines into value and open.
+func (m *Machine) before(dst []byte, f *frame) []byte {
 	if f.wrote {
 		dst = append(dst, ',')
 	}
 	f.wrote = true
 	if !f.array {
-		dst = append(dst, m.key...)
-		dst = append(dst, ':')
+		dst = append(append(dst, m.key...), ':')
 	}
-	m.push(node, c == '[')
-	return append(dst, c)
+	return dst
 }
 
 // push opens a frame for a container to which node applies. It writes the
