@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // streamedHarness is a harness whose server lines past 64 bytes are
@@ -180,13 +181,12 @@ func FuzzLongLine(f *testing.F) {
 			return
 		}
 		if isErrorResult(whole) && isErrorResult(streamed) {
-			// Both withheld: the reasons may differ (a malformed result
-			// is judged in another order when its values stream), but
-			// nothing of it reaches the client on either path.
+			// Both withheld, for different reasons: a result is judged
+			// the same way whether its values stream or not.
 			if strings.Contains(streamed, canary) {
 				t.Fatal("a dropped value reached the client")
 			}
-			return
+			t.Fatalf("withheld for another reason when streamed\nwhole:    %s\nstreamed: %s", whole, streamed)
 		}
 		if !json.Valid([]byte(streamed)) || !strings.Contains(streamed, `"isError":true`) || !strings.Contains(streamed, "too long to hold whole") {
 			t.Fatalf("whole:    %s\nstreamed: %s", whole, streamed)
@@ -345,4 +345,38 @@ func decodeNumbers(s string) (any, error) {
 // isErrorResult reports whether out is one line, a result with isError.
 func isErrorResult(out string) bool {
 	return strings.Count(out, "\n") <= 1 && json.Valid([]byte(strings.TrimSuffix(out, "\n"))) && strings.Contains(out, `"isError":true`)
+}
+
+// TestCutTextsAnswered: a result whose content text and structuredContent
+// text are both JSON cut short, differing in whitespace, is withheld with an
+// answer. sameJSON used to ask the scanner for the cut token's next piece
+// for ever, which stalled the session for good (found by FuzzLongLine).
+func TestCutTextsAnswered(t *testing.T) {
+	for _, tc := range []struct{ name, text, wrapped string }{
+		{"CutString", `{ "ab`, `{"ab`},
+		{"CutAfterNumber", `[1, 2`, `[1,2`},
+		{"CutLiteral", `[ tru`, `[tru`},
+	} {
+		for _, tool := range []string{"m", "u", "v"} {
+			t.Run(tc.name+"/"+tool, func(t *testing.T) {
+				h := newHarness(t)
+				h.call("1", tool)
+				res := `{"content":[{"type":"text","text":` + jstr(tc.text) + `}],"structuredContent":{"content":` + jstr(tc.wrapped) + `}}`
+				done := make(chan string, 1)
+				go func() {
+					h.s.fromServer(strings.NewReader(result("1", res) + "\n"))
+					h.s.wait()
+					done <- h.out.drain()
+				}()
+				select {
+				case out := <-done:
+					if !strings.Contains(out, `"id":1`) {
+						t.Fatalf("no answer to the call: %s", out)
+					}
+				case <-time.After(20 * time.Second):
+					t.Fatal("the session stalled on the result")
+				}
+			})
+		}
+	}
 }

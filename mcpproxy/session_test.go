@@ -384,6 +384,17 @@ func TestSameJSON(t *testing.T) {
 		{`{"a":1}`, `{"a":1}x`, false},
 		{`{"a":1}`, `{"a":1`, false},
 		{`[1]`, `[1,2]`, false},
+		{`1`, ` 1`, true},
+		{`[1, tru`, `[1,tru`, false},
+		// Text cut inside a string: not JSON, and an answer, not a loop
+		// (FuzzLongLine found the loop: a tool's result could stall its
+		// session for good).
+		{`{ "ab`, `{"ab`, false},
+		{`{"a\`, `{ "a\`, false},
+		// Not JSON is the same as nothing, even itself, as on a long
+		// line's streamed path, where such text has no hash.
+		{`{`, `{`, false},
+		{`{"ab`, `{"ab`, false},
 	} {
 		if got := sameJSON([]byte(tc.a), []byte(tc.b)); got != tc.same {
 			t.Errorf("sameJSON(%s, %s) = %v", tc.a, tc.b, got)
