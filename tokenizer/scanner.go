@@ -68,8 +68,6 @@ type Scanner struct {
 	// line takes to read.
 	layout layout     // Members' memory of how members are laid out
 	heads  *headTable // Members' memory of members, per depth
-
-	qidx quoteIndex // the trusted member loop's index of the window's quotes: SetBase forgets it
 }
 
 // doc is the grammar state of the document being read.
@@ -103,18 +101,13 @@ func (s *Scanner) Reset(maxDepth int) {
 	}
 	s.offset, s.maxDepth, s.maxToken, s.out = 0, maxDepth, math.MaxInt, nil
 	s.doc = doc{}
-	s.qidx.n = 0
 }
 
 // SetBase tells s the offset in the whole input of the first byte of the
 // windows that the calls after it are given: errors report offsets in the
 // input, and a string or number is measured across windows. Reset sets 0,
 // which is all a document given whole needs.
-//
-// It also forgets what the Scanner indexed of the last window's bytes (the
-// trusted member loop's quote index): every caller that moves to a new
-// window, or reuses a window's memory for other bytes, calls it first.
-func (s *Scanner) SetBase(off int64) { s.offset, s.qidx.n = off, 0 }
+func (s *Scanner) SetBase(off int64) { s.offset = off }
 
 // SetMaxToken limits the length of a single string or number to n bytes
 // (0: no limit); a longer one is an error that wraps ErrTokenTooLarge.
@@ -375,7 +368,9 @@ func (s *Scanner) Scalar(src []byte, i int, trusted bool) (int, bool) {
 // scalarEnd returns the index after the scalar that starts at src[i] when it
 // may be taken whole from the window, and 0 otherwise: a valid scalar no
 // longer than maxToken; in trusted mode, one that ends where the trusted scans
-// end it (see trustedStringEnd and trustedNumberEnd).
+// end it. They end a string at the first quote no backslash escapes, checking
+// nothing else, and a number or literal at the first ',', '}', ']' or
+// whitespace, which must then follow it in the window.
 func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	// Every call here is the last thing done, so that no value lives across
 	// one: most scalars, a plain string or a literal, are then taken with no
@@ -383,11 +378,9 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	var j int
 	switch src[i] {
 	case '"':
-		if trusted {
-			return s.trustedStringEnd(src, i)
-		}
+		// Plain text to the quote ends the string in both modes.
 		if j = plainEnd(src, i+1); j >= len(src) || src[j] != '"' {
-			return s.stringEnd(src, i, j)
+			return s.stringEnd(src, i, j, trusted)
 		}
 		j++
 	case 't', 'f', 'n':
@@ -395,10 +388,7 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 			return 0
 		}
 	default:
-		if trusted {
-			return s.trustedNumberEnd(src, i)
-		}
-		return s.numberScalarEnd(src, i)
+		return s.numberScalarEnd(src, i, trusted)
 	}
 	if j-i > s.maxToken {
 		return 0 // too long: value or the trusted scans report it
@@ -408,8 +398,12 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 
 // stringEnd is scalarEnd for the string at src[i] whose content goes on at
 // src[j], where plainEnd stopped short of a closing quote.
-func (s *Scanner) stringEnd(src []byte, i, j int) int {
-	j, _ = s.stringRest(src, j)
+func (s *Scanner) stringEnd(src []byte, i, j int, trusted bool) int {
+	if trusted {
+		j = quotedEnd(src, j)
+	} else {
+		j, _ = s.stringRest(src, j)
+	}
 	if j == 0 || j-i > s.maxToken {
 		return 0
 	}
@@ -420,9 +414,9 @@ func (s *Scanner) stringEnd(src []byte, i, j int) int {
 // would make scalarEnd keep its arguments across the call to numberEnd.)
 //
 //go:noinline
-func (s *Scanner) numberScalarEnd(src []byte, i int) int {
+func (s *Scanner) numberScalarEnd(src []byte, i int, trusted bool) int {
 	j := numberEnd(src, i)
-	if j == 0 || j-i > s.maxToken {
+	if j == 0 || trusted && !trustedEnd(src, j) || j-i > s.maxToken {
 		return 0
 	}
 	return j
