@@ -129,6 +129,17 @@ func FuzzMask(f *testing.F) {
 			}
 		}
 
+		// SPEC V4: where the default mode accepts the input, the trusted mode
+		// writes the same bytes.
+		if flags&optTrusted != 0 && flags&(optTokenLimit|optInputLimit) == 0 {
+			dopts, _ := options(flags &^ optTrusted)
+			if dm, derr := jsonmask.Compile(mask, dopts...); derr == nil {
+				if dout, derr := dm.Append(nil, doc); derr == nil && (err != nil || !bytes.Equal(out, dout)) {
+					t.Fatalf("trusted: %q, %v\ndefault: %q", out, err, dout)
+				}
+			}
+		}
+
 		// SPEC S1: streaming at the fuzzer's splits, and a byte at a time.
 		if sout, serr := streamed(m, doc, splits); (serr != nil) != (err != nil) || err == nil && !bytes.Equal(sout, out) {
 			t.Fatalf("Copy at splits %v: %q, %v\nAppend: %q, %v", splits, sout, serr, out, err)
