@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -35,11 +34,11 @@ import (
 // alive together while any of them does.
 //
 // Map: decode runs the loop (members and elements for the scanner's fast
-// runs, Next for the rest); members is localMembers or stackMembers;
-// openLeaf and leaf read leaf arrays, from elements and members alike;
-// spill moves local members onto the stack where the loop must take over;
-// makeMap, endObject and endArray make containers; scalar, element and
-// number make scalars; boxes box them.
+// runs, ScalarMembers and ScalarElements, Next for the rest); members is
+// localMembers or stackMembers; openLeaf and leaf read leaf arrays, from
+// elements and members alike; spill moves local members onto the stack
+// where the loop must take over; makeMap, endObject and endArray make
+// containers; element and number make scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
@@ -78,7 +77,7 @@ type decoder struct {
 	slab     []any
 	slabSize int
 	box      boxes // the strings and numbers, in slabs too
-	spans    [32]tokenizer.MemberSpan
+	spans    [32]tokenizer.MemberElement
 	espans   [32]tokenizer.ElementSpan
 }
 
@@ -198,11 +197,11 @@ func (d *decoder) escapedKey(doc []byte, a, b int) keyRef {
 	return keyRef{-len(d.ekeys), 0}
 }
 
-// members reads the run of plain members (a key and a scalar value) at
-// doc[i] with the scanner's Members loop, and the key of a member whose
-// value it leaves to Next; an array value it reads itself when it is a leaf
-// (openLeaf). When it read the object's end too, it returns the object,
-// and true.
+// members reads the run of members at doc[i] whose values are scalars
+// with the scanner's ScalarMembers loop, and the key of a member whose
+// value is a container; an array value it reads itself when it is a leaf
+// (openLeaf), an object value it opens for the loop in decode. When it
+// read the object's end too, it returns the object, and true.
 //
 // An object read here from its start keeps its members in local arrays
 // (on the goroutine's stack: no write barriers while the collector marks)
@@ -214,7 +213,8 @@ func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
 	if f := d.frames[len(d.frames)-1]; len(d.keys) == f.keys && len(d.vals) == f.vals {
 		return d.localMembers(str, doc, i)
 	}
-	return d.stackMembers(str, doc, i)
+	n, at, stop := d.sc.ScalarMembers(doc, i, d.spans[:])
+	return d.stackMembers(str, doc, n, at, stop)
 }
 
 // localMembers is members for an object read from its start.
@@ -222,29 +222,27 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 	fi := len(d.frames) - 1
 	var lk [maxLocal]keyRef
 	var lv [maxLocal]any
-	nk := 0 // members in lk and lv, the last one's value still to read when pending
+	nk := 0 // members in lk and lv, the last one's value still to read at a container
 	for {
-		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+		n, at, stop := d.sc.ScalarMembers(doc, i, d.spans[:])
 		if nk+n > maxLocal {
 			d.spill(fi, lk[:nk], lv[:nk])
-			return d.stackSpans(str, doc, n, at, closed)
+			return d.stackMembers(str, doc, n, at, stop)
 		}
 		for k := range d.spans[:n] {
 			sp := &d.spans[k]
-			lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
-			if sp.ValueEnd != 0 {
-				lv[nk] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
+			lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.KeyEscaped)
+			if sp.Value.End != 0 {
+				lv[nk] = d.element(str, doc, &sp.Value)
 			}
 			nk++
 		}
 		i = at
-		if closed {
+		switch stop {
+		case tokenizer.ObjectEnd:
 			d.frames = d.frames[:fi]
 			return i, d.makeMap(str, lk[:nk], lv[:nk]), true
-		}
-		pending := n > 0 && d.spans[n-1].ValueEnd == 0
-		if pending && doc[i] == '[' {
-			// An array value: read here when it is a leaf.
+		case tokenizer.ArrayStart: // read here when it is a leaf
 			var v any
 			var done bool
 			if i, v, done = d.openLeaf(str, doc, i); done {
@@ -253,56 +251,47 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
 			return i, nil, false
+		case tokenizer.ObjectStart:
+			d.spill(fi, lk[:nk], lv[:nk-1])
+			return d.openObject(doc, i)
 		}
-		if n < len(d.spans) || pending {
-			nv := nk
-			if pending {
-				nv--
-			}
-			d.spill(fi, lk[:nk], lv[:nv])
-			if pending && doc[i] == '{' {
-				return d.openObject(doc, i)
-			}
-			return i, nil, false
+		if n < len(d.spans) {
+			d.spill(fi, lk[:nk], lv[:nk])
+			return i, nil, false // Next reads what stopped it, or says why it cannot
 		}
 	}
 }
 
-// stackMembers is members for an object whose members go on the stacks.
-func (d *decoder) stackMembers(str string, doc []byte, i int) (int, any, bool) {
-	n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
-	return d.stackSpans(str, doc, n, at, closed)
-}
-
-// stackSpans is stackMembers from the n spans of a call to Members that
-// returned at and closed.
-func (d *decoder) stackSpans(str string, doc []byte, n, at int, closed bool) (int, any, bool) {
+// stackMembers is members for an object whose members go on the stacks,
+// from the n spans of a call to ScalarMembers that returned at and stop.
+func (d *decoder) stackMembers(str string, doc []byte, n, at int, stop tokenizer.Kind) (int, any, bool) {
 	for {
 		for k := range d.spans[:n] {
 			sp := &d.spans[k]
-			d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped))
-			if sp.ValueEnd != 0 {
-				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+			d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.KeyEscaped))
+			if sp.Value.End != 0 {
+				d.vals = append(d.vals, d.element(str, doc, &sp.Value))
 			}
 		}
 		i := at
-		if closed {
+		switch stop {
+		case tokenizer.ObjectEnd:
 			return i, d.endObject(str), true
-		}
-		pending := n > 0 && d.spans[n-1].ValueEnd == 0
-		if pending && doc[i] == '[' {
+		case tokenizer.ArrayStart:
 			var v any
 			var done bool
 			if i, v, done = d.openLeaf(str, doc, i); !done {
 				return i, nil, false
 			}
 			d.vals = append(d.vals, v)
-		} else if pending && doc[i] == '{' {
+		case tokenizer.ObjectStart:
 			return d.openObject(doc, i)
-		} else if n < len(d.spans) || pending {
-			return i, nil, false
+		default:
+			if n < len(d.spans) {
+				return i, nil, false
+			}
 		}
-		n, at, closed = d.sc.Members(doc, i, d.spans[:], false)
+		n, at, stop = d.sc.ScalarMembers(doc, i, d.spans[:])
 	}
 }
 
@@ -446,21 +435,15 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer
 	}
 }
 
-// element is the value of the scalar element sp.
+// element is the value of the scalar sp that ScalarElements or
+// ScalarMembers read: a number from its parts, a string copied only when
+// the scanner saw an escape in it.
 func (d *decoder) element(str string, doc []byte, sp *tokenizer.ElementSpan) any {
-	if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
-		return numberFromParts(doc, sp.Start, sp.End, &sp.Num, &d.box)
-	}
-	return d.scalar(str, doc, sp.Start, sp.End)
-}
-
-// scalar is the value of the validated scalar doc[a:b].
-func (d *decoder) scalar(str string, doc []byte, a, b int) any {
-	switch doc[a] {
+	switch c := doc[sp.Start]; c {
 	case '"':
-		s := str[a+1 : b-1]
-		if strings.IndexByte(s, '\\') >= 0 {
-			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
+		s := str[sp.Start+1 : sp.End-1]
+		if sp.Escaped {
+			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.Start+1:sp.End-1], tokenizer.Replace)
 			s = string(d.esc)
 		}
 		return d.box.str(s)
@@ -471,7 +454,7 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case 'n':
 		return nil
 	}
-	return number(doc, a, b, &d.box)
+	return numberFromParts(doc, sp.Start, sp.End, &sp.Num, &d.box)
 }
 
 // endObject closes the innermost object: its members are the keys and
