@@ -296,7 +296,7 @@ func (d *decoder) stackMembers(str string, doc []byte, n, at int, stop tokenizer
 }
 
 // maxLocal is the most members an object keeps in members' local arrays.
-const maxLocal = 16
+const maxLocal = 8
 
 // spill puts the members of the object of frame fi that members kept in
 // local arrays onto the stacks, where they would have been: beneath the
