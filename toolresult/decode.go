@@ -48,7 +48,7 @@ func decodeValue(doc []byte, maxDepth int) (any, error) {
 		d = new(decoder)
 	}
 	v, err := d.decode(doc, maxDepth)
-	d.slab, d.slabSize = nil, 0
+	d.slab, d.slabUsed, d.slabSize = nil, 0, 0
 	d.box.reset()
 	// The stacks are cleared once, here, not as each container ends: the
 	// values left on them must not stay alive in the pool.
@@ -71,10 +71,13 @@ type decoder struct {
 	keys   []keyRef // the keys read in open objects, in order
 	ekeys  []string // the keys that had escapes, unescaped
 	esc    []byte   // scratch for unescaping
-	// What is left of the slab arrays are cut from (array), and the size
-	// of the next one: both reset at each decode, so that no slab is kept
+	// The slab arrays are cut from (array), the values of it used (an
+	// index: cutting an array writes no pointer into the decoder, which
+	// would take a write barrier while the collector marks), and the size
+	// of the next one: all reset at each decode, so that no slab is kept
 	// alive by the pool.
 	slab     []any
+	slabUsed int
 	slabSize int
 	box      boxes // the strings and numbers, in slabs too
 	spans    [32]tokenizer.MemberElement
@@ -394,10 +397,10 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 // stack, and it returns what stopped ScalarElements (a container, or None),
 // for the caller to go on.
 func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer.Kind) {
-	a := d.slab[:0]
+	a := d.slab[d.slabUsed:d.slabUsed] // appended to in place, up to the slab's end
 	for {
 		n, at, stop := d.sc.ScalarElements(doc, i, d.espans[:])
-		if len(a)+n > len(d.slab) {
+		if len(a)+n > cap(a) {
 			if len(a)+n > maxSlab/4 {
 				// Large: on the stack, and made at its exact size.
 				d.vals = append(d.vals, a...)
@@ -424,7 +427,7 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer
 			if len(a) == 0 {
 				return i, d.box.array([]any{}), true, stop
 			}
-			d.slab = d.slab[len(a):]
+			d.slabUsed += len(a)
 			return i, d.box.array(a[:len(a):len(a)]), true, stop
 		}
 		if n < len(d.espans) || stop != tokenizer.None {
@@ -498,21 +501,21 @@ func (d *decoder) array(n int) []any {
 	if n == 0 {
 		return []any{} // not nil: gojq's [] (no allocation)
 	}
-	if n > len(d.slab) {
+	if n > len(d.slab)-d.slabUsed {
 		if n > maxSlab/4 {
 			return make([]any, n)
 		}
 		d.newSlab(n)
 	}
-	a := d.slab[:n:n]
-	d.slab = d.slab[n:]
+	a := d.slab[d.slabUsed : d.slabUsed+n : d.slabUsed+n]
+	d.slabUsed += n
 	return a
 }
 
 // newSlab replaces the slab with a new one, of n values at least.
 func (d *decoder) newSlab(n int) {
 	d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
-	d.slab = make([]any, max(d.slabSize, n))
+	d.slab, d.slabUsed = make([]any, max(d.slabSize, n)), 0
 }
 
 // maxSlab is the most values in one slab (16 bytes each).
