@@ -194,9 +194,12 @@ func (d *decoder) keyRef(doc []byte, a, b int, escaped bool) keyRef {
 	return keyRef{a + 1, b - 1}
 }
 
+// escapedKey is keyRef for a key with escapes. (Not inlined, so that keyRef
+// is.)
+//
+//go:noinline
 func (d *decoder) escapedKey(doc []byte, a, b int) keyRef {
-	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
-	d.ekeys = append(d.ekeys, string(d.esc))
+	d.ekeys = append(d.ekeys, d.unescape(doc, a, b))
 	return keyRef{-len(d.ekeys), 0}
 }
 
@@ -365,9 +368,12 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 // left a value, for the loop in decode to read; where it cannot be opened
 // (too deep), nothing is consumed, and Next says why.
 func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
-	j, err := d.sc.Open(doc, i)
-	if err != nil {
-		return i, nil, false
+	j := i + 1
+	if !d.sc.OpenFast(true) {
+		var err error
+		if j, err = d.sc.Open(doc, i); err != nil {
+			return i, nil, false
+		}
 	}
 	d.frames = append(d.frames, frame{obj: true, vals: len(d.vals), keys: len(d.keys)})
 	return j, nil, false
@@ -379,9 +385,12 @@ func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
 // loop in decode; where it cannot be opened (too deep), nothing is
 // consumed, and Next says why.
 func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
-	j, err := d.sc.Open(doc, i)
-	if err != nil {
-		return i, nil, false
+	j := i + 1
+	if !d.sc.OpenFast(false) {
+		var err error
+		if j, err = d.sc.Open(doc, i); err != nil {
+			return i, nil, false
+		}
 	}
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
 	i, v, done, stop := d.leaf(str, doc, j)
@@ -446,8 +455,7 @@ func (d *decoder) element(str string, doc []byte, sp *tokenizer.ElementSpan) any
 	case '"':
 		s := str[sp.Start+1 : sp.End-1]
 		if sp.Escaped {
-			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[sp.Start+1:sp.End-1], tokenizer.Replace)
-			s = string(d.esc)
+			s = d.unescape(doc, sp.Start, sp.End)
 		}
 		return d.box.str(s)
 	case 't':
@@ -527,8 +535,19 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 	if !t.Escaped {
 		return str[t.Start+1 : t.End-1]
 	}
-	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[t.Start+1:t.End-1], tokenizer.Replace)
-	return string(d.esc)
+	return d.unescape(doc, t.Start, t.End)
+}
+
+// unescape returns the string token doc[a:b] (with its quotes) with its
+// escapes decoded. The scratch it is decoded in is written back only when
+// it grew: a write of it, a pointer into the decoder, would take a write
+// barrier while the collector marks.
+func (d *decoder) unescape(doc []byte, a, b int) string {
+	e := tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
+	if cap(e) > cap(d.esc) {
+		d.esc = e
+	}
+	return string(e)
 }
 
 // number converts the validated number literal doc[a:end] as gojq does: an
