@@ -22,8 +22,12 @@ import (
 // at its end, at its exact size. Two shortcuts take most values past the
 // stack: an object read from its start keeps its members in local arrays
 // (localMembers), and an array of scalars (a leaf) is read straight into
-// the slab it is cut from (leaf), its numbers validated and read in one
-// pass by the scanner (ScalarElements). Strings without escapes are not
+// the slab it is cut from (leaf); the scanner's loops for them
+// (ScalarMembers, ScalarElements) validate each number and read it into
+// its parts in one pass, and say which strings hold escapes. Nothing is
+// taken from a slab by re-slicing it (the slabs' indices are integers): a
+// pointer written into the decoder would take a write barrier while the
+// collector marks, one per value. Strings without escapes are not
 // copied: they are slices of doc, which decodeValue takes over (the caller
 // must not change doc afterwards, and doc stays alive while any of them
 // does). Escapes are
