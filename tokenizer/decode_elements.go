@@ -10,6 +10,7 @@ import (
 type ElementSpan struct {
 	Start, End int
 	Num        NumberParts // when src[Start] is '-' or a digit
+	Escaped    bool        // when src[Start] is '"': the string holds a backslash escape
 }
 
 // NumberParts is a number literal read into its parts while it was
@@ -72,7 +73,9 @@ func (s *Scanner) ScalarElements(src []byte, i int, spans []ElementSpan) (n, at 
 		switch c := src[j]; {
 		case c == '-' || c-'0' < 10:
 			end = readNumberParts(src, j, &sp.Num)
-		case c == '"' || c == 't' || c == 'f' || c == 'n':
+		case c == '"':
+			end = s.stringElement(src, j, sp)
+		case c == 't' || c == 'f' || c == 'n':
 			end = s.scalarEnd(src, j, false)
 		case c|0x20 == '{': // '{' or '['
 			s.state = stValue

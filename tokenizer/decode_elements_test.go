@@ -1,34 +1,78 @@
 package tokenizer
 
 import (
+	"bytes"
 	"math/big"
 	"strconv"
 	"testing"
 )
 
-// scalarTok is a scalar that a walk read: its span.
-type scalarTok struct{ start, end int }
+// scalarTok is a scalar or a key that a walk read: its span.
+type scalarTok struct {
+	start, end int
+	key        bool
+}
+
+// The batch loops a walk uses (walkScalars' loops).
+const (
+	useElements = 1 << iota // ScalarElements in arrays
+	useMembers              // ScalarMembers in objects
+)
 
 // walkScalars reads doc in one window and returns the spans of its scalar
-// values (keys left out) and the error that ends it: with Next for every
-// token, or, when batch is not 0, with ScalarElements in batches of that
-// many wherever the innermost container is an array, and Next for the
-// rest. Each number ScalarElements reads has its parts checked.
-func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
+// values and keys and the error that ends it: with Next for every token,
+// or, when batch is not 0, with the batch loops of use (ScalarElements
+// wherever the innermost container is an array, ScalarMembers wherever it
+// is an object) in batches of that many, and Next for the rest. Each
+// number the loops read has its parts checked, each string its Escaped.
+func walkScalars(t *testing.T, doc []byte, batch, use int) ([]scalarTok, error) {
 	var s Scanner
 	s.Reset(16)
 	var toks []scalarTok
 	var stack []Kind
 	spans := make([]ElementSpan, batch)
+	mspans := make([]MemberElement, batch)
 	i := 0
 	for {
-		if batch > 0 && len(stack) > 0 && stack[len(stack)-1] == ArrayStart {
+		if batch > 0 && use&useMembers != 0 && len(stack) > 0 && stack[len(stack)-1] == ObjectStart {
+			n, at, stop := s.ScalarMembers(doc, i, mspans)
+			for k, sp := range mspans[:n] {
+				toks = append(toks, scalarTok{sp.KeyStart, sp.KeyEnd, true})
+				checkEscaped(t, doc[sp.KeyStart:sp.KeyEnd], sp.KeyEscaped)
+				if k < n-1 || stop != ArrayStart && stop != ObjectStart {
+					toks = append(toks, checkElement(t, doc, sp.Value))
+				} else if sp.Value.End != 0 {
+					t.Fatalf("container value with End %d", sp.Value.End)
+				}
+			}
+			i = at
+			switch stop {
+			case ObjectEnd:
+				stack = stack[:len(stack)-1]
+				continue
+			case ArrayStart, ObjectStart:
+				if doc[i] != byte(stop) {
+					t.Fatalf("stopped at %q for %q", doc[i], stop)
+				}
+				if len(toks)%2 == 0 {
+					if _, err := s.Open(doc, i); err != nil {
+						_, _, err = s.Next(doc, i)
+						return toks, err
+					}
+					i++
+					stack = append(stack, stop)
+					continue
+				}
+			default:
+				if n == len(mspans) {
+					continue
+				}
+			}
+		}
+		if batch > 0 && use&useElements != 0 && len(stack) > 0 && stack[len(stack)-1] == ArrayStart {
 			n, at, stop := s.ScalarElements(doc, i, spans)
 			for _, sp := range spans[:n] {
-				toks = append(toks, scalarTok{sp.Start, sp.End})
-				if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
-					checkParts(t, string(doc[sp.Start:sp.End]), sp.Num)
-				}
+				toks = append(toks, checkElement(t, doc, sp))
 			}
 			i = at
 			if stop == ArrayEnd {
@@ -61,7 +105,7 @@ func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
 		i = j
 		switch {
 		case tok.More:
-			toks = append(toks, scalarTok{tok.Start, len(doc)})
+			toks = append(toks, scalarTok{tok.Start, len(doc), false})
 			return toks, s.End(len(doc))
 		case tok.Kind == None:
 			return toks, s.End(len(doc))
@@ -69,9 +113,31 @@ func walkScalars(t *testing.T, doc []byte, batch int) ([]scalarTok, error) {
 			stack = append(stack, tok.Kind)
 		case tok.Kind == ObjectEnd || tok.Kind == ArrayEnd:
 			stack = stack[:len(stack)-1]
-		case !tok.Key:
-			toks = append(toks, scalarTok{tok.Start, tok.End})
+		default:
+			toks = append(toks, scalarTok{tok.Start, tok.End, tok.Key})
 		}
+	}
+}
+
+// checkElement checks the parts of the number, or the Escaped of the
+// string, that a batch loop read into sp, and returns its span.
+func checkElement(t *testing.T, doc []byte, sp ElementSpan) scalarTok {
+	t.Helper()
+	switch c := doc[sp.Start]; {
+	case c == '-' || c-'0' < 10:
+		checkParts(t, string(doc[sp.Start:sp.End]), sp.Num)
+	case c == '"':
+		checkEscaped(t, doc[sp.Start:sp.End], sp.Escaped)
+	}
+	return scalarTok{sp.Start, sp.End, false}
+}
+
+// checkEscaped checks that escaped says whether the string tok holds a
+// backslash.
+func checkEscaped(t *testing.T, tok []byte, escaped bool) {
+	t.Helper()
+	if escaped != bytes.Contains(tok, []byte{'\\'}) {
+		t.Fatalf("%q: Escaped %v", tok, escaped)
 	}
 }
 
@@ -116,13 +182,14 @@ func checkParts(t *testing.T, lit string, p NumberParts) {
 	}
 }
 
-// checkScalarElements compares the two walks of doc: the same scalars,
-// the same error (message and offset), at every batch size.
-func checkScalarElements(t *testing.T, doc []byte) {
+// checkScalarElements compares the walks of doc with the batch loops of
+// use and with Next alone: the same scalars and keys, the same error
+// (message and offset), at every batch size.
+func checkScalarElements(t *testing.T, doc []byte, use int) {
 	t.Helper()
-	want, wantErr := walkScalars(t, doc, 0)
+	want, wantErr := walkScalars(t, doc, 0, 0)
 	for _, batch := range []int{1, 2, 3, 32} {
-		got, err := walkScalars(t, doc, batch)
+		got, err := walkScalars(t, doc, batch, use)
 		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
 			t.Fatalf("batch %d: error %v, Next alone %v", batch, err, wantErr)
 		}
@@ -175,7 +242,7 @@ var scalarElementsDocs = []struct{ name, doc string }{
 func TestScalarElements(t *testing.T) {
 	for _, tc := range scalarElementsDocs {
 		t.Run(tc.name, func(t *testing.T) {
-			checkScalarElements(t, []byte(tc.doc))
+			checkScalarElements(t, []byte(tc.doc), useElements)
 			// Every window of the document: what ScalarElements reads
 			// in a window is what it reads in the whole document.
 			for k := range len(tc.doc) {
@@ -209,6 +276,6 @@ func FuzzScalarElements(f *testing.F) {
 		f.Add([]byte(tc.doc))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		checkScalarElements(t, doc)
+		checkScalarElements(t, doc, useElements)
 	})
 }

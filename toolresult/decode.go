@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -23,8 +22,12 @@ import (
 // at its end, at its exact size. Two shortcuts take most values past the
 // stack: an object read from its start keeps its members in local arrays
 // (localMembers), and an array of scalars (a leaf) is read straight into
-// the slab it is cut from (leaf), its numbers validated and read in one
-// pass by the scanner (ScalarElements). Strings without escapes are not
+// the slab it is cut from (leaf); the scanner's loops for them
+// (ScalarMembers, ScalarElements) validate each number and read it into
+// its parts in one pass, and say which strings hold escapes. Nothing is
+// taken from a slab by re-slicing it (the slabs' indices are integers): a
+// pointer written into the decoder would take a write barrier while the
+// collector marks, one per value. Strings without escapes are not
 // copied: they are slices of doc, which decodeValue takes over (the caller
 // must not change doc afterwards, and doc stays alive while any of them
 // does). Escapes are
@@ -35,11 +38,11 @@ import (
 // alive together while any of them does.
 //
 // Map: decode runs the loop (members and elements for the scanner's fast
-// runs, Next for the rest); members is localMembers or stackMembers;
-// openLeaf and leaf read leaf arrays, from elements and members alike;
-// spill moves local members onto the stack where the loop must take over;
-// makeMap, endObject and endArray make containers; scalar, element and
-// number make scalars; boxes box them.
+// runs, ScalarMembers and ScalarElements, Next for the rest); members is
+// localMembers or stackMembers; openLeaf and leaf read leaf arrays, from
+// elements and members alike; spill moves local members onto the stack
+// where the loop must take over; makeMap, endObject and endArray make
+// containers; element and number make scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
@@ -49,7 +52,7 @@ func decodeValue(doc []byte, maxDepth int) (any, error) {
 		d = new(decoder)
 	}
 	v, err := d.decode(doc, maxDepth)
-	d.slab, d.slabSize = nil, 0
+	d.slab, d.slabUsed, d.slabSize = nil, 0, 0
 	d.box.reset()
 	// The stacks are cleared once, here, not as each container ends: the
 	// values left on them must not stay alive in the pool.
@@ -72,13 +75,16 @@ type decoder struct {
 	keys   []keyRef // the keys read in open objects, in order
 	ekeys  []string // the keys that had escapes, unescaped
 	esc    []byte   // scratch for unescaping
-	// What is left of the slab arrays are cut from (array), and the size
-	// of the next one: both reset at each decode, so that no slab is kept
+	// The slab arrays are cut from (array), the values of it used (an
+	// index: cutting an array writes no pointer into the decoder, which
+	// would take a write barrier while the collector marks), and the size
+	// of the next one: all reset at each decode, so that no slab is kept
 	// alive by the pool.
 	slab     []any
+	slabUsed int
 	slabSize int
 	box      boxes // the strings and numbers, in slabs too
-	spans    [32]tokenizer.MemberSpan
+	spans    [32]tokenizer.MemberElement
 	espans   [32]tokenizer.ElementSpan
 }
 
@@ -192,17 +198,20 @@ func (d *decoder) keyRef(doc []byte, a, b int, escaped bool) keyRef {
 	return keyRef{a + 1, b - 1}
 }
 
+// escapedKey is keyRef for a key with escapes. (Not inlined, so that keyRef
+// is.)
+//
+//go:noinline
 func (d *decoder) escapedKey(doc []byte, a, b int) keyRef {
-	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
-	d.ekeys = append(d.ekeys, string(d.esc))
+	d.ekeys = append(d.ekeys, d.unescape(doc, a, b))
 	return keyRef{-len(d.ekeys), 0}
 }
 
-// members reads the run of plain members (a key and a scalar value) at
-// doc[i] with the scanner's Members loop, and the key of a member whose
-// value it leaves to Next; an array value it reads itself when it is a leaf
-// (openLeaf). When it read the object's end too, it returns the object,
-// and true.
+// members reads the run of members at doc[i] whose values are scalars
+// with the scanner's ScalarMembers loop, and the key of a member whose
+// value is a container; an array value it reads itself when it is a leaf
+// (openLeaf), an object value it opens for the loop in decode. When it
+// read the object's end too, it returns the object, and true.
 //
 // An object read here from its start keeps its members in local arrays
 // (on the goroutine's stack: no write barriers while the collector marks)
@@ -214,7 +223,8 @@ func (d *decoder) members(str string, doc []byte, i int) (int, any, bool) {
 	if f := d.frames[len(d.frames)-1]; len(d.keys) == f.keys && len(d.vals) == f.vals {
 		return d.localMembers(str, doc, i)
 	}
-	return d.stackMembers(str, doc, i)
+	n, at, stop := d.sc.ScalarMembers(doc, i, d.spans[:])
+	return d.stackMembers(str, doc, n, at, stop)
 }
 
 // localMembers is members for an object read from its start.
@@ -222,29 +232,27 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 	fi := len(d.frames) - 1
 	var lk [maxLocal]keyRef
 	var lv [maxLocal]any
-	nk := 0 // members in lk and lv, the last one's value still to read when pending
+	nk := 0 // members in lk and lv, the last one's value still to read at a container
 	for {
-		n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
+		n, at, stop := d.sc.ScalarMembers(doc, i, d.spans[:])
 		if nk+n > maxLocal {
 			d.spill(fi, lk[:nk], lv[:nk])
-			return d.stackSpans(str, doc, n, at, closed)
+			return d.stackMembers(str, doc, n, at, stop)
 		}
 		for k := range d.spans[:n] {
 			sp := &d.spans[k]
-			lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped)
-			if sp.ValueEnd != 0 {
-				lv[nk] = d.scalar(str, doc, sp.ValueStart, sp.ValueEnd)
+			lk[nk] = d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.KeyEscaped)
+			if sp.Value.End != 0 {
+				lv[nk] = d.element(str, doc, &sp.Value)
 			}
 			nk++
 		}
 		i = at
-		if closed {
+		switch stop {
+		case tokenizer.ObjectEnd:
 			d.frames = d.frames[:fi]
 			return i, d.makeMap(str, lk[:nk], lv[:nk]), true
-		}
-		pending := n > 0 && d.spans[n-1].ValueEnd == 0
-		if pending && doc[i] == '[' {
-			// An array value: read here when it is a leaf.
+		case tokenizer.ArrayStart: // read here when it is a leaf
 			var v any
 			var done bool
 			if i, v, done = d.openLeaf(str, doc, i); done {
@@ -253,61 +261,52 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
 			return i, nil, false
+		case tokenizer.ObjectStart:
+			d.spill(fi, lk[:nk], lv[:nk-1])
+			return d.openObject(doc, i)
 		}
-		if n < len(d.spans) || pending {
-			nv := nk
-			if pending {
-				nv--
-			}
-			d.spill(fi, lk[:nk], lv[:nv])
-			if pending && doc[i] == '{' {
-				return d.openObject(doc, i)
-			}
-			return i, nil, false
+		if n < len(d.spans) {
+			d.spill(fi, lk[:nk], lv[:nk])
+			return i, nil, false // Next reads what stopped it, or says why it cannot
 		}
 	}
 }
 
-// stackMembers is members for an object whose members go on the stacks.
-func (d *decoder) stackMembers(str string, doc []byte, i int) (int, any, bool) {
-	n, at, closed := d.sc.Members(doc, i, d.spans[:], false)
-	return d.stackSpans(str, doc, n, at, closed)
-}
-
-// stackSpans is stackMembers from the n spans of a call to Members that
-// returned at and closed.
-func (d *decoder) stackSpans(str string, doc []byte, n, at int, closed bool) (int, any, bool) {
+// stackMembers is members for an object whose members go on the stacks,
+// from the n spans of a call to ScalarMembers that returned at and stop.
+func (d *decoder) stackMembers(str string, doc []byte, n, at int, stop tokenizer.Kind) (int, any, bool) {
 	for {
 		for k := range d.spans[:n] {
 			sp := &d.spans[k]
-			d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.Escaped))
-			if sp.ValueEnd != 0 {
-				d.vals = append(d.vals, d.scalar(str, doc, sp.ValueStart, sp.ValueEnd))
+			d.keys = append(d.keys, d.keyRef(doc, sp.KeyStart, sp.KeyEnd, sp.KeyEscaped))
+			if sp.Value.End != 0 {
+				d.vals = append(d.vals, d.element(str, doc, &sp.Value))
 			}
 		}
 		i := at
-		if closed {
+		switch stop {
+		case tokenizer.ObjectEnd:
 			return i, d.endObject(str), true
-		}
-		pending := n > 0 && d.spans[n-1].ValueEnd == 0
-		if pending && doc[i] == '[' {
+		case tokenizer.ArrayStart:
 			var v any
 			var done bool
 			if i, v, done = d.openLeaf(str, doc, i); !done {
 				return i, nil, false
 			}
 			d.vals = append(d.vals, v)
-		} else if pending && doc[i] == '{' {
+		case tokenizer.ObjectStart:
 			return d.openObject(doc, i)
-		} else if n < len(d.spans) || pending {
-			return i, nil, false
+		default:
+			if n < len(d.spans) {
+				return i, nil, false
+			}
 		}
-		n, at, closed = d.sc.Members(doc, i, d.spans[:], false)
+		n, at, stop = d.sc.ScalarMembers(doc, i, d.spans[:])
 	}
 }
 
 // maxLocal is the most members an object keeps in members' local arrays.
-const maxLocal = 16
+const maxLocal = 8
 
 // spill puts the members of the object of frame fi that members kept in
 // local arrays onto the stacks, where they would have been: beneath the
@@ -373,9 +372,12 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 // left a value, for the loop in decode to read; where it cannot be opened
 // (too deep), nothing is consumed, and Next says why.
 func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
-	j, err := d.sc.Open(doc, i)
-	if err != nil {
-		return i, nil, false
+	j := i + 1
+	if !d.sc.OpenFast(true) {
+		var err error
+		if j, err = d.sc.Open(doc, i); err != nil {
+			return i, nil, false
+		}
 	}
 	d.frames = append(d.frames, frame{obj: true, vals: len(d.vals), keys: len(d.keys)})
 	return j, nil, false
@@ -387,9 +389,12 @@ func (d *decoder) openObject(doc []byte, i int) (int, any, bool) {
 // loop in decode; where it cannot be opened (too deep), nothing is
 // consumed, and Next says why.
 func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
-	j, err := d.sc.Open(doc, i)
-	if err != nil {
-		return i, nil, false
+	j := i + 1
+	if !d.sc.OpenFast(false) {
+		var err error
+		if j, err = d.sc.Open(doc, i); err != nil {
+			return i, nil, false
+		}
 	}
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
 	i, v, done, stop := d.leaf(str, doc, j)
@@ -405,10 +410,10 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 // stack, and it returns what stopped ScalarElements (a container, or None),
 // for the caller to go on.
 func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer.Kind) {
-	a := d.slab[:0]
+	a := d.slab[d.slabUsed:d.slabUsed] // appended to in place, up to the slab's end
 	for {
 		n, at, stop := d.sc.ScalarElements(doc, i, d.espans[:])
-		if len(a)+n > len(d.slab) {
+		if len(a)+n > cap(a) {
 			if len(a)+n > maxSlab/4 {
 				// Large: on the stack, and made at its exact size.
 				d.vals = append(d.vals, a...)
@@ -435,7 +440,7 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer
 			if len(a) == 0 {
 				return i, d.box.array([]any{}), true, stop
 			}
-			d.slab = d.slab[len(a):]
+			d.slabUsed += len(a)
 			return i, d.box.array(a[:len(a):len(a)]), true, stop
 		}
 		if n < len(d.espans) || stop != tokenizer.None {
@@ -446,22 +451,15 @@ func (d *decoder) leaf(str string, doc []byte, i int) (int, any, bool, tokenizer
 	}
 }
 
-// element is the value of the scalar element sp.
+// element is the value of the scalar sp that ScalarElements or
+// ScalarMembers read: a number from its parts, a string copied only when
+// the scanner saw an escape in it.
 func (d *decoder) element(str string, doc []byte, sp *tokenizer.ElementSpan) any {
-	if c := doc[sp.Start]; c == '-' || c-'0' < 10 {
-		return numberFromParts(doc, sp.Start, sp.End, &sp.Num, &d.box)
-	}
-	return d.scalar(str, doc, sp.Start, sp.End)
-}
-
-// scalar is the value of the validated scalar doc[a:b].
-func (d *decoder) scalar(str string, doc []byte, a, b int) any {
-	switch doc[a] {
+	switch c := doc[sp.Start]; c {
 	case '"':
-		s := str[a+1 : b-1]
-		if strings.IndexByte(s, '\\') >= 0 {
-			d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
-			s = string(d.esc)
+		s := str[sp.Start+1 : sp.End-1]
+		if sp.Escaped {
+			s = d.unescape(doc, sp.Start, sp.End)
 		}
 		return d.box.str(s)
 	case 't':
@@ -471,7 +469,7 @@ func (d *decoder) scalar(str string, doc []byte, a, b int) any {
 	case 'n':
 		return nil
 	}
-	return number(doc, a, b, &d.box)
+	return numberFromParts(doc, sp.Start, sp.End, &sp.Num, &d.box)
 }
 
 // endObject closes the innermost object: its members are the keys and
@@ -515,21 +513,21 @@ func (d *decoder) array(n int) []any {
 	if n == 0 {
 		return []any{} // not nil: gojq's [] (no allocation)
 	}
-	if n > len(d.slab) {
+	if n > len(d.slab)-d.slabUsed {
 		if n > maxSlab/4 {
 			return make([]any, n)
 		}
 		d.newSlab(n)
 	}
-	a := d.slab[:n:n]
-	d.slab = d.slab[n:]
+	a := d.slab[d.slabUsed : d.slabUsed+n : d.slabUsed+n]
+	d.slabUsed += n
 	return a
 }
 
 // newSlab replaces the slab with a new one, of n values at least.
 func (d *decoder) newSlab(n int) {
 	d.slabSize = min(max(2*d.slabSize, 64), maxSlab)
-	d.slab = make([]any, max(d.slabSize, n))
+	d.slab, d.slabUsed = make([]any, max(d.slabSize, n)), 0
 }
 
 // maxSlab is the most values in one slab (16 bytes each).
@@ -541,8 +539,19 @@ func (d *decoder) str(str string, doc []byte, t tokenizer.Token) string {
 	if !t.Escaped {
 		return str[t.Start+1 : t.End-1]
 	}
-	d.esc = tokenizer.AppendUnescapedAs(d.esc[:0], doc[t.Start+1:t.End-1], tokenizer.Replace)
-	return string(d.esc)
+	return d.unescape(doc, t.Start, t.End)
+}
+
+// unescape returns the string token doc[a:b] (with its quotes) with its
+// escapes decoded. The scratch it is decoded in is written back only when
+// it grew: a write of it, a pointer into the decoder, would take a write
+// barrier while the collector marks.
+func (d *decoder) unescape(doc []byte, a, b int) string {
+	e := tokenizer.AppendUnescapedAs(d.esc[:0], doc[a+1:b-1], tokenizer.Replace)
+	if cap(e) > cap(d.esc) {
+		d.esc = e
+	}
+	return string(e)
 }
 
 // number converts the validated number literal doc[a:end] as gojq does: an

@@ -26,7 +26,11 @@ type boxes struct {
 	nums []float64
 	ints []int
 	arrs [][]any
-	size int // the next slab's length: it grows, so small documents stay small
+	// The slots used in each slab: indices, not re-slicing, so that taking
+	// a slot writes no pointer into the decoder (a write barrier while the
+	// collector marks).
+	ns, nn, ni, na int
+	size           int // the next slab's length: it grows, so small documents stay small
 }
 
 // eface is the layout of an `any`.
@@ -58,22 +62,22 @@ func (b *boxes) next() int {
 }
 
 func (b *boxes) str(s string) any {
-	if len(b.strs) == 0 {
-		b.strs = make([]string, b.next())
+	if b.ns == len(b.strs) {
+		b.strs, b.ns = make([]string, b.next()), 0
 	}
-	p := &b.strs[0]
+	p := &b.strs[b.ns]
 	*p = s
-	b.strs = b.strs[1:]
+	b.ns++
 	return makeAny(stringType, unsafe.Pointer(p))
 }
 
 func (b *boxes) float(f float64) any {
-	if len(b.nums) == 0 {
-		b.nums = make([]float64, b.next())
+	if b.nn == len(b.nums) {
+		b.nums, b.nn = make([]float64, b.next()), 0
 	}
-	p := &b.nums[0]
+	p := &b.nums[b.nn]
 	*p = f
-	b.nums = b.nums[1:]
+	b.nn++
 	return makeAny(floatType, unsafe.Pointer(p))
 }
 
@@ -81,23 +85,23 @@ func (b *boxes) int(n int) any {
 	if uint(n) < 256 {
 		return n // the runtime's own: no allocation
 	}
-	if len(b.ints) == 0 {
-		b.ints = make([]int, b.next())
+	if b.ni == len(b.ints) {
+		b.ints, b.ni = make([]int, b.next()), 0
 	}
-	p := &b.ints[0]
+	p := &b.ints[b.ni]
 	*p = n
-	b.ints = b.ints[1:]
+	b.ni++
 	return makeAny(intType, unsafe.Pointer(p))
 }
 
 // array boxes an array's slice header (24 bytes).
 func (b *boxes) array(a []any) any {
-	if len(b.arrs) == 0 {
-		b.arrs = make([][]any, b.next())
+	if b.na == len(b.arrs) {
+		b.arrs, b.na = make([][]any, b.next()), 0
 	}
-	p := &b.arrs[0]
+	p := &b.arrs[b.na]
 	*p = a
-	b.arrs = b.arrs[1:]
+	b.na++
 	return makeAny(arrayType, unsafe.Pointer(p))
 }
 

@@ -114,6 +114,20 @@ func TestDecodeValue(t *testing.T) {
 		{"LongLeaf", longArray(3000, "1.5"), longArrayWant(3000, 1.5)},
 		{"LongLeafThenObject", strings.TrimSuffix(longArray(2000, "7"), "]") + `,{}]`, append(longArrayWant(2000, 7).([]any), map[string]any{})},
 		{"LongLeaves", "[" + strings.Repeat(longArray(300, `"s"`)+",", 9) + "[]]", append(slices.Repeat([]any{longArrayWant(300, "s")}, 9), []any{})},
+		// ScalarMembers: every kind of value in an object, numbers from
+		// their parts, escaped keys and strings, and the edges of the local
+		// arrays (8 members) and of a batch (32 spans).
+		{"MemberValues", `{"i":7,"n":-300,"f":-1.2365485222325816,"e":1e400,"b":123456789012345678901234,"s":"x","t":true,"u":false,"z":null}`,
+			map[string]any{"i": 7, "n": -300, "f": -1.2365485222325816, "e": math.Inf(1), "b": func() any { b, _ := new(big.Int).SetString("123456789012345678901234", 10); return b }(), "s": "x", "t": true, "u": false, "z": nil}},
+		{"MemberSpaces", "{ \"a\" :\t1 ,\n \"b\" : \"c\" }", map[string]any{"a": 1, "b": "c"}},
+		{"MemberEscapes", `{"a\"b":"\u00e9\n","\\":"\\","plain":"é😀"}`, map[string]any{"a\"b": "é\n", "\\": "\\", "plain": "é😀"}},
+		{"DuplicateKeysLocal", `{"a":1,"b":2,"a":[3],"b":{"c":4}}`, map[string]any{"a": []any{3}, "b": map[string]any{"c": 4}}},
+		{"DuplicateKeysStack", manyMembers(40, `1`)[:len(manyMembers(40, `1`))-1] + `,"k3":"last"}`, func() any { m := manyMembersWant(40, 1).(map[string]any); m["k3"] = "last"; return m }()},
+		{"EightMembers", manyMembers(8, `"v"`), manyMembersWant(8, "v")},
+		{"NineMembers", manyMembers(9, `"v"`), manyMembersWant(9, "v")},
+		{"EightThenArray", strings.TrimSuffix(manyMembers(8, `1`), "}") + `,"x":[1,{}]}`, func() any { m := manyMembersWant(8, 1).(map[string]any); m["x"] = []any{1, map[string]any{}}; return m }()},
+		{"ThirtyThreeMembers", manyMembers(33, `2.5`), manyMembersWant(33, 2.5)},
+		{"DeepObjects", strings.Repeat(`{"a":`, 200) + `1` + strings.Repeat(`}`, 200), deepWant(200)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := decodeValue([]byte(tc.in), 0)
@@ -132,6 +146,15 @@ func TestDecodeValue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deepWant is n objects nested in "a", 1 at the bottom.
+func deepWant(n int) any {
+	var v any = 1
+	for range n {
+		v = map[string]any{"a": v}
+	}
+	return v
 }
 
 // manyMembers is an object of n members "k0" to "kN-1", each of value v.
@@ -182,6 +205,17 @@ func TestDecodeValueErrors(t *testing.T) {
 		{"NumberThenGarbage", `12a`},
 		{"Minus", `-`},
 		{"TooDeep", strings.Repeat("[", 20) + strings.Repeat("]", 20)},
+		{"TooDeepObjects", strings.Repeat(`{"a":`, 20) + "1" + strings.Repeat("}", 20)},
+		{"BadNumberInObject", `{"a":1,"b":01}`},
+		{"BadFractionInObject", `{"a":1.}`},
+		{"BadExponentInObject", `{"a":[1],"b":1e+}`},
+		{"BadKeyEscape", `{"\x":1}`},
+		{"BadStringInObject", `{"a":"\ud80"}`},
+		{"BadUTF8InKey", "{\"\xff\":1}"},
+		{"TrailingCommaInObject", `{"a":1,}`},
+		{"MissingColon", `{"a" 1}`},
+		{"MissingValue", `{"a":}`},
+		{"WrongClose", `{"a":1]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := decodeValue([]byte(tc.in), 10)
@@ -192,6 +226,25 @@ func TestDecodeValueErrors(t *testing.T) {
 				t.Fatalf("the error quotes the input: %v", err)
 			}
 		})
+	}
+}
+
+// TestDecodeValueTruncated cuts documents at every length: a prefix of a
+// document is an error (or, where it is itself a whole document, the value
+// encoding/json gives), never a panic or a wrong value.
+func TestDecodeValueTruncated(t *testing.T) {
+	for _, doc := range []string{
+		`{"object":"list","data":[{"token":"in","logprob":-1.2365485222325816,"bytes":[92,75,43,65],"top_logprobs":[{"token":"caf\u00e9","logprob":-0.9,"bytes":[57]}]},{"a\"b":[],"c":{},"d":true,"e":null,"f":12345678901234567890123}],"n":1e5}`,
+		manyMembers(12, `{"x":[1,"y"]}`),
+	} {
+		for k := range len(doc) + 1 {
+			checkDecode(t, []byte(doc[:k]))
+			if k < len(doc) {
+				if v, err := decodeValue([]byte(doc[:k]), 0); err == nil && !json.Valid([]byte(doc[:k])) {
+					t.Fatalf("%d bytes: no error, got %#v", k, v)
+				}
+			}
+		}
 	}
 }
 
@@ -237,7 +290,7 @@ func checkDecode(t *testing.T, b []byte) {
 }
 
 func FuzzDecodeValue(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2.5,"x\u00e9",true,null,{}]}`, `"\ud800"`, `-0.0e-1`, `123456789012345678901234567890`, `[[[]]]`, `{"a":1,"a":2}`, `1e999`} {
+	for _, s := range []string{`{"a":[1,2.5,"x\u00e9",true,null,{}]}`, `"\ud800"`, `-0.0e-1`, `123456789012345678901234567890`, `[[[]]]`, `{"a":1,"a":2}`, `1e999`, `{"a":1,"b":01}`, `{"\u0061":"\n","b":[1],"c":{"d":-1.5e-3}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
