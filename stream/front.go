@@ -19,11 +19,13 @@ type Stream struct {
 	out []byte
 }
 
-// Reset prepares s to mask with prog and cfg through windows of size bytes.
-// Reset(nil, Config{}, 0) lets go of the program and keeps the buffers: for
-// a Stream kept in a pool.
+// Reset prepares s to mask with prog and cfg through windows of size bytes;
+// a size below 1 is 1 (a window of none would never move). Reset(nil,
+// Config{}, 0) lets go of the program and keeps the buffers: for a Stream
+// kept in a pool.
 func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 	s.m.Reset(prog, cfg)
+	size = max(size, 1)
 	if cap(s.in) < size {
 		s.in = make([]byte, size)
 	}
@@ -38,7 +40,7 @@ func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 var streams = sync.Pool{New: func() any { return new(Stream) }}
 
 // Get returns a Stream from the package's pool, Reset to mask with prog and
-// cfg through windows of size bytes. Put gives it back.
+// cfg through windows of size bytes (at least 1). Put gives it back.
 func Get(prog *compile.Program, cfg Config, size int) *Stream {
 	s := streams.Get().(*Stream)
 	s.Reset(prog, cfg, size)
