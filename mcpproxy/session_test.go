@@ -385,6 +385,11 @@ func TestSameJSON(t *testing.T) {
 		{`{"a":1}`, `{"a":1`, false},
 		{`[1]`, `[1,2]`, false},
 		{`1`, ` 1`, true},
+		{`1`, `1 `, true},
+		{`-1.5e3 `, "-1.5e3", true},
+		{`1`, `12`, false},
+		{`1`, `1 x`, false},
+		{`1 x`, `1`, false},
 		{`[1, tru`, `[1,tru`, false},
 		// Text cut inside a string: not JSON, and an answer, not a loop
 		// (FuzzLongLine found the loop: a tool's result could stall its
