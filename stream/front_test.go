@@ -131,3 +131,41 @@ func TestTinyWindow(t *testing.T) {
 		}
 	}
 }
+
+// nothingReader gives 0 bytes and no error, for ever: what io.Reader's
+// contract discourages and bufio.Reader gives up on.
+type nothingReader struct{}
+
+func (nothingReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestNoProgress: a source that gives nothing, and no error, for ever ends
+// each pull front door with io.ErrNoProgress, after the 100 tries that
+// bufio.Reader allows, instead of asking it again for ever at 100 % CPU.
+func TestNoProgress(t *testing.T) {
+	prog, err := compile.Compile([]byte(`{"a":true}`), compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := func() io.Reader { return io.MultiReader(strings.NewReader(`{"a":1,`), nothingReader{}) }
+	for _, d := range []struct {
+		name string
+		run  func(s *Stream) error
+	}{
+		{"Copy", func(s *Stream) error { _, err := s.Copy(io.Discard, src()); return err }},
+		{"Reader", func(s *Stream) error { _, err := io.ReadAll(NewReader(s, src())); return err }},
+		{"WriterTo", func(s *Stream) error { _, err := NewReader(s, src()).WriteTo(io.Discard); return err }},
+	} {
+		t.Run(d.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- d.run(Get(prog, Config{}, 16)) }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, io.ErrNoProgress) {
+					t.Fatalf("got %v, want io.ErrNoProgress", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("still asking a source that gives nothing")
+			}
+		})
+	}
+}
