@@ -27,10 +27,11 @@ func (r *stuckReader) Read(p []byte) (int, error) {
 }
 
 // TestStuckStoreEnds: reading a variable whose store's reader makes no
-// progress (0 bytes, no error, for ever) ends when the caller's context
-// does, or the query's time limit. ReadVariable used to spin for good: the
-// selector read its windows with io.ReadFull, which asks such a reader
-// again for ever and never looks at the context.
+// progress (0 bytes, no error, for ever), or processing such a body, ends
+// when the caller's context does, or the query's time limit, or after 100
+// empty reads in a row. ReadVariable used to spin for good: the selector
+// read its windows with io.ReadFull, which asks such a reader again for
+// ever and never looks at the context; without a deadline, so did Process.
 func TestStuckStoreEnds(t *testing.T) {
 	p, err := toolresult.New(toolresult.WithStore(&stuckStore{}), toolresult.WithBudget(100000),
 		toolresult.WithQueryLimits(toolresult.QueryLimits{Time: 200 * time.Millisecond}))
@@ -62,19 +63,31 @@ func TestStuckStoreEnds(t *testing.T) {
 			return err
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-			defer cancel()
-			done := make(chan error, 1)
-			go func() { done <- tc.run(ctx) }()
-			select {
-			case err := <-done:
-				if err == nil {
-					t.Fatal("no error for a read that never ended")
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("still reading a store that gives nothing")
+		// With a deadline, and without one: then the source is given up
+		// after 100 empty reads in a row, as bufio.Reader does.
+		for _, deadline := range []bool{true, false} {
+			name := tc.name + "/NoDeadline"
+			if deadline {
+				name = tc.name + "/Deadline"
 			}
-		})
+			t.Run(name, func(t *testing.T) {
+				ctx := context.Background()
+				if deadline {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, 200*time.Millisecond)
+					defer cancel()
+				}
+				done := make(chan error, 1)
+				go func() { done <- tc.run(ctx) }()
+				select {
+				case err := <-done:
+					if err == nil {
+						t.Fatal("no error for a read that never ended")
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("still reading a store that gives nothing")
+				}
+			})
+		}
 	}
 }
