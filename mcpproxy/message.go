@@ -234,24 +234,37 @@ func sameJSON(a, b []byte) bool {
 	for {
 		ta, i2, ea := sa.Next(a, i)
 		tb, j2, eb := sb.Next(b, j)
-		if ea != nil || eb != nil || ta.Kind != tb.Kind || ta.Key != tb.Key || ta.More != tb.More {
+		if ea != nil || eb != nil || ta.Kind != tb.Kind || ta.Key != tb.Key {
 			return false
 		}
 		if ta.Kind == tokenizer.None {
 			return sa.End(len(a)) == nil && sb.End(len(b)) == nil
 		}
-		if ta.More {
+		x, y := a[ta.Start:ta.End], b[tb.Start:tb.End]
+		if ta.More || tb.More {
 			// a and b are whole: a token that would go on past their
 			// end is a number at the top level, which End completes, or
 			// a cut one, which End refuses. Asking Next again would give
-			// the same empty piece, for ever.
-			return bytes.Equal(a[ta.Start:ta.End], b[tb.Start:tb.End]) && sa.End(len(a)) == nil && sb.End(len(b)) == nil
+			// the same empty piece, for ever. The other text's token may
+			// have ended before whitespace (1 and "1 ").
+			return bytes.Equal(x, y) && wholeEnd(&sa, a, i2, ta.More) && wholeEnd(&sb, b, j2, tb.More)
 		}
-		x, y := a[ta.Start:ta.End], b[tb.Start:tb.End]
 		if !bytes.Equal(x, y) && (ta.Kind != tokenizer.String ||
 			!bytes.Equal(tokenizer.AppendUnescaped(nil, x[1:len(x)-1]), tokenizer.AppendUnescaped(nil, y[1:len(y)-1]))) {
 			return false
 		}
 		i, j = i2, j2
 	}
+}
+
+// wholeEnd reports whether s, having read src to i, is at the valid end of
+// the whole text src: only whitespace after the token read, unless it goes
+// on past src's end (more), which End completes or refuses.
+func wholeEnd(s *tokenizer.Scanner, src []byte, i int, more bool) bool {
+	if !more {
+		if k, _, err := s.Peek(src, i); err != nil || k != tokenizer.None {
+			return false
+		}
+	}
+	return s.End(len(src)) == nil
 }

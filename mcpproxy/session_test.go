@@ -385,6 +385,11 @@ func TestSameJSON(t *testing.T) {
 		{`{"a":1}`, `{"a":1`, false},
 		{`[1]`, `[1,2]`, false},
 		{`1`, ` 1`, true},
+		{`1`, `1 `, true},
+		{`-1.5e3 `, "-1.5e3", true},
+		{`1`, `12`, false},
+		{`1`, `1 x`, false},
+		{`1 x`, `1`, false},
 		{`[1, tru`, `[1,tru`, false},
 		// Text cut inside a string: not JSON, and an answer, not a loop
 		// (FuzzLongLine found the loop: a tool's result could stall its
@@ -463,7 +468,8 @@ func TestStreaming(t *testing.T) {
 // member the mask drops.
 func FuzzServerResult(f *testing.F) {
 	for _, s := range []string{`{"keep":1,"drop":2}`, `{"drop":{"keep":1}}`, `{"keep":{"drop":1}}`, `[1]`, `not json`, `{"keep":"\u00e9"`,
-		` {"keep":[1,{"drop":1}]} `, `{"display_instructions_for_model":"x","keep":1}`, "\xEF\xBB\xBF{}", `{"keep":1}{}`, `{"a":"\ud800"}`} {
+		` {"keep":[1,{"drop":1}]} `, `{"display_instructions_for_model":"x","keep":1}`, "\xEF\xBB\xBF{}", `{"keep":1}{}`, `{"a":"\ud800"}`,
+		`{ "keep`, `{"keep":"a\`, `[1, tru`, `1`, ` 1`, `1 `} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}

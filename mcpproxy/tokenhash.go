@@ -113,6 +113,12 @@ func (t *tokenHash) sum() []byte {
 	if t.bad || t.sc.End(0) != nil {
 		return nil
 	}
+	if t.cont {
+		// A number at the very end, which End completed: its text is
+		// still held, unhashed.
+		t.piece(nil, false, false)
+		t.cont = false
+	}
 	return t.h.Sum(nil)
 }
 

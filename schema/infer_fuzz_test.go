@@ -62,7 +62,7 @@ func FuzzInfer(f *testing.F) {
 	for _, d := range []string{
 		`{"s":"x","i":1,"f":1.5,"b":true,"n":null}`, `{"a":1,"a":2}`, `{"d":[{"id":1},{"id":2,"x":true},"s"]}`,
 		`{"\u0061":1,"a\"b":2,"\ud800":3}`, `12`, `[]`, `{}`, `{"a":` + strings.Repeat(`"`+strings.Repeat("k", 40)+`",`, 40) + `1}`,
-		`{"t":"2024-01-02T03:04:05Z","u":"https://example.com/%41?q=1"}`, `{"a":1,}`, `{"a" 1}`, `[1,2`, `"x`, `{} x`,
+		`{"t":"2024-01-02T03:04:05Z","u":"https://example.com/%41?q=1"}`, `{"a":1,}`, `{"a" 1}`, `[1,2`, `"x`, `{} x`, `{ "ab`, `{"a":"b\`, `[1, tru`, ` 1`, `1 `, `{"a":-`,
 		`{"` + strings.Repeat("k", 1100) + `":1}`, `[` + strings.Repeat(`{"a":[`, 40) + strings.Repeat(`]}`, 40) + `]`,
 	} {
 		f.Add([]byte(d), 7, 1, 64)

@@ -19,11 +19,13 @@ type Stream struct {
 	out []byte
 }
 
-// Reset prepares s to mask with prog and cfg through windows of size bytes.
-// Reset(nil, Config{}, 0) lets go of the program and keeps the buffers: for
-// a Stream kept in a pool.
+// Reset prepares s to mask with prog and cfg through windows of size bytes;
+// a size below 1 is 1 (a window of none would never move). Reset(nil,
+// Config{}, 0) lets go of the program and keeps the buffers: for a Stream
+// kept in a pool.
 func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 	s.m.Reset(prog, cfg)
+	size = max(size, 1)
 	if cap(s.in) < size {
 		s.in = make([]byte, size)
 	}
@@ -38,7 +40,7 @@ func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 var streams = sync.Pool{New: func() any { return new(Stream) }}
 
 // Get returns a Stream from the package's pool, Reset to mask with prog and
-// cfg through windows of size bytes. Put gives it back.
+// cfg through windows of size bytes (at least 1). Put gives it back.
 func Get(prog *compile.Program, cfg Config, size int) *Stream {
 	s := streams.Get().(*Stream)
 	s.Reset(prog, cfg, size)
@@ -62,11 +64,13 @@ func (s *Stream) Small() bool {
 
 // Copy masks what r yields into w until r reports io.EOF, and returns the
 // number of bytes written. An error of r or w is returned as it is; after a
-// read error nothing more is written.
+// read error nothing more is written. An r that gives 0 bytes and no error
+// 100 times in a row fails with io.ErrNoProgress (as bufio.Reader does).
 func (s *Stream) Copy(w io.Writer, r io.Reader) (int64, error) {
 	var written int64
-	for {
+	for empty := 0; ; {
 		n, rerr := r.Read(s.in)
+		empty, rerr = progress(n, rerr, empty)
 		if n > 0 {
 			var err error
 			if written, err = s.feed(w, s.in[:n], written); err != nil {
@@ -130,13 +134,32 @@ func write(w io.Writer, p []byte) (int, error) {
 
 // Reader masks what an io.Reader yields as it is read (pull style).
 type Reader struct {
-	s    *Stream
-	r    io.Reader
-	buf  []byte // output not yet read
-	pos  int
-	pend []byte // input read but not yet masked
-	rerr error  // the input's error, reported once pend is masked
-	err  error  // what Read returns once buf is drained
+	s     *Stream
+	r     io.Reader
+	buf   []byte // output not yet read
+	pos   int
+	pend  []byte // input read but not yet masked
+	rerr  error  // the input's error, reported once pend is masked
+	err   error  // what Read returns once buf is drained
+	empty int    // reads in a row that gave nothing (progress)
+}
+
+// maxEmptyReads is how many reads in a row may give 0 bytes and no error
+// before the source is given up with io.ErrNoProgress, as bufio.Reader
+// does: asked again for ever, it would hold a goroutine at 100 % CPU.
+const maxEmptyReads = 100
+
+// progress counts a read of n bytes with error err in empty, the reads in
+// a row that gave nothing, and returns the new count and the read's error:
+// io.ErrNoProgress for the last empty read allowed.
+func progress(n int, err error, empty int) (int, error) {
+	if n > 0 || err != nil {
+		return 0, err
+	}
+	if empty++; empty >= maxEmptyReads {
+		err = io.ErrNoProgress
+	}
+	return empty, err
 }
 
 // NewReader returns a Reader that masks r through s. The Reader takes s
@@ -148,7 +171,8 @@ func NewReader(s *Stream, r io.Reader) *Reader {
 
 // Read reads masked output. It returns io.EOF after the masked document is
 // complete, or the error that stopped it: a masking error, or r's own error
-// unchanged; every later call returns the same (SPEC S4).
+// unchanged (io.ErrNoProgress when r gives 0 bytes and no error 100 times
+// in a row); every later call returns the same (SPEC S4).
 func (rd *Reader) Read(p []byte) (int, error) {
 	for rd.pos == len(rd.buf) {
 		if rd.err != nil {
@@ -225,6 +249,7 @@ func (rd *Reader) fill() {
 		rd.finish(rd.rerr)
 	default:
 		n, err := rd.r.Read(s.in)
+		rd.empty, err = progress(n, err, rd.empty)
 		rd.pend, rd.rerr = s.in[:n], err
 	}
 	s.out = rd.buf[:0]

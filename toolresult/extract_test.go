@@ -98,7 +98,9 @@ func TestExtractor(t *testing.T) {
 func FuzzExtractor(f *testing.F) {
 	const k = `"display_instructions_for_model"`
 	for _, s := range []string{`{"a":1}`, `{` + k + `:"x"}`, `{` + k + `}`, `{` + k + `:1 "a":2}`, `{"a":1,` + k + `:[1,{"b":2}],"c":3}`,
-		"\xEF\xBB\xBF{" + k + `:"\u00e9"}`, `{"display\u005finstructions_for_model":1,}`, `{` + k + `:1,` + k + `:2}`, `[` + k + `]`} {
+		"\xEF\xBB\xBF{" + k + `:"\u00e9"}`, `{"display\u005finstructions_for_model":1,}`, `{` + k + `:1,` + k + `:2}`, `[` + k + `]`,
+		// Cut inside a token, and numbers at the end (hunt5: the loop of 82a3678).
+		`{` + k + `:"ab`, `{` + k + `:[1, tru`, `{` + k + `:-`, `{"disp`, `1`, ` 1`} {
 		f.Add(s, uint8(1))
 		f.Add(s, uint8(7))
 	}

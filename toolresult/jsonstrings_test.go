@@ -116,7 +116,9 @@ func (c *chunked) Read(p []byte) (int, error) {
 // decoded; what is not JSON passes byte for byte.
 func FuzzJSONStrings(f *testing.F) {
 	inner := `{"rows":[` + strings.Repeat(`"row",`, 200) + `"x"]}`
-	for _, s := range []string{`{"a":` + jstr(inner) + `}`, `[` + jstr(inner) + `,1]`, `{"a":` + jstr(" "+inner+"x") + `}`, `{"a":"b"}`, `not json`, `{"a":` + jstr(`{"b":`+jstr(inner)+`}`+strings.Repeat(" ", 1000)) + `}`} {
+	for _, s := range []string{`{"a":` + jstr(inner) + `}`, `[` + jstr(inner) + `,1]`, `{"a":` + jstr(" "+inner+"x") + `}`, `{"a":"b"}`, `not json`, `{"a":` + jstr(`{"b":`+jstr(inner)+`}`+strings.Repeat(" ", 1000)) + `}`,
+		// Cut inside a token, and numbers at the end (hunt5: the loop of 82a3678).
+		`{"a":"{ \"ab`, `{"a":"b\`, `[1, tru`, `1`, ` 1`, `{"a":-`} {
 		f.Add([]byte(s), uint16(7))
 	}
 	p, err := toolresult.New(toolresult.WithJSONStrings(true), toolresult.WithBudget(0), toolresult.WithStore(&toolresult.MemStore{}))

@@ -156,7 +156,8 @@ func (p *Processor) getStore() (Store, error) {
 // hints are gathered in the same pass; memory does not grow with the body
 // past the budget's caps. Anything else is plaintext, held and returned
 // whole. Errors are the mask's (*jsonmask.SyntaxError: the body is rejected,
-// nothing of it is returned), r's, the store's, or ctx's; on error no
+// nothing of it is returned), r's (io.ErrNoProgress when r gives 0 bytes
+// and no error 100 times in a row), the store's, or ctx's; on error no
 // variable is left behind.
 func (p *Processor) Process(ctx context.Context, r io.Reader) (*Result, error) {
 	route := takeInstructions
@@ -199,12 +200,13 @@ func (p *Processor) process(ctx context.Context, r io.Reader, instructions instr
 		w = ex
 	}
 	buf := make([]byte, 32<<10)
+	in := &ctxReader{ctx: ctx, r: r} // a source that gives nothing is given up
 	err := func() error {
 		for {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			n, rerr := r.Read(buf)
+			n, rerr := in.Read(buf)
 			if n > 0 {
 				if _, err := w.Write(buf[:n]); err != nil {
 					return err

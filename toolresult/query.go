@@ -337,17 +337,32 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// ctxReader stops reading when ctx is done.
+// ctxReader stops reading when ctx is done, or when r gives 0 bytes and no
+// error maxEmptyReads times in a row (io.ErrNoProgress).
 type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+	ctx   context.Context
+	r     io.Reader
+	empty int // reads in a row that gave nothing
 }
+
+// maxEmptyReads is how many reads in a row may give 0 bytes and no error
+// before a source is given up, as bufio.Reader does: asked again for ever
+// (io.ReadFull does), it would hold a goroutine at 100 % CPU.
+const maxEmptyReads = 100
 
 func (r *ctxReader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return r.r.Read(p)
+	n, err := r.r.Read(p)
+	if n > 0 || err != nil || len(p) == 0 {
+		r.empty = 0
+		return n, err
+	}
+	if r.empty++; r.empty >= maxEmptyReads {
+		return 0, io.ErrNoProgress
+	}
+	return 0, nil
 }
 
 // run runs code over v and returns its outputs, each as compact JSON.

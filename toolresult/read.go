@@ -73,7 +73,9 @@ func (p *Processor) ReadVariable(ctx context.Context, sel Selection) (*Result, e
 	sl := &selector{name: sel.Name, path: path, ranged: sel.Offset > 0 || sel.Limit > 0, off: sel.Offset, lim: sel.Limit, w: pw}
 	done := make(chan error, 1)
 	go func() {
-		err := checkRest(ctx, rc, sl.run(ctx, rc, 32<<10))
+		// Through ctxReader, as Query loads: run's io.ReadFull would ask
+		// a reader that gives nothing (0 bytes, no error) for ever.
+		err := checkRest(ctx, rc, sl.run(ctx, &ctxReader{ctx: ctx, r: rc}, 32<<10))
 		pw.CloseWithError(err) // nil: io.EOF, the selection is whole
 		done <- err
 	}()
