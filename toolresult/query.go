@@ -227,7 +227,7 @@ func (p *Processor) load(ctx context.Context, name, ptr string, limit int64) ([]
 	if err != nil {
 		return nil, err
 	}
-	rc, size, err := st.Open(name)
+	rc, size, err := openVariable(ctx, st, name)
 	if errors.Is(err, ErrNoVariable) {
 		return nil, &noVariableError{name: name}
 	}

@@ -56,7 +56,7 @@ func (p *Processor) ReadVariable(ctx context.Context, sel Selection) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	rc, _, err := st.Open(sel.Name)
+	rc, _, err := openVariable(ctx, st, sel.Name)
 	if errors.Is(err, ErrNoVariable) {
 		return nil, &noVariableError{name: sel.Name}
 	}

@@ -42,6 +42,27 @@ type Draft interface {
 	Discard() error
 }
 
+// A ContextStore is a Store that opens a variable under a context: a store
+// across a network (blobstore's S3, say) that does not answer would hold
+// Open, and the reads after it, for good. Query and ReadVariable open
+// through OpenContext where a store has it, so that their context (a
+// query's time limit, a caller's cancellation) ends the wait.
+type ContextStore interface {
+	Store
+	// OpenContext is Open; ctx bounds the open and every read of the
+	// variable.
+	OpenContext(ctx context.Context, name string) (io.ReadCloser, int64, error)
+}
+
+// openVariable opens the variable called name in st, under ctx where st is
+// a ContextStore.
+func openVariable(ctx context.Context, st Store, name string) (io.ReadCloser, int64, error) {
+	if cs, ok := st.(ContextStore); ok {
+		return cs.OpenContext(ctx, name)
+	}
+	return st.Open(name)
+}
+
 // ErrNoVariable is returned by Store.Open for a name that is not stored.
 var ErrNoVariable = errs.New("no such variable")
 

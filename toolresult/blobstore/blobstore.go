@@ -91,10 +91,16 @@ func (s *Store) Location(name string) string { return s.base + "/" + name + ".js
 // end, a Read reports a corrupted or replaced object with an error wrapping
 // toolresult.ErrChanged.
 func (s *Store) Open(name string) (io.ReadCloser, int64, error) {
+	return s.OpenContext(context.Background(), name)
+}
+
+// OpenContext is Open under ctx (toolresult.ContextStore): when ctx ends,
+// the request, and a Read waiting on the server, end with it.
+func (s *Store) OpenContext(ctx context.Context, name string) (io.ReadCloser, int64, error) {
 	if !toolresult.ValidName(name) {
 		return nil, 0, toolresult.ErrNoVariable
 	}
-	r, err := s.b.NewReader(context.Background(), name+".json", nil)
+	r, err := s.b.NewReader(ctx, name+".json", nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, 0, toolresult.ErrNoVariable
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -491,6 +492,73 @@ func TestTampered(t *testing.T) {
 				if err := r.read(); err != nil {
 					t.Fatalf("%s put back: %v", r.name, err)
 				}
+			}
+		})
+	}
+}
+
+// TestSilentServerEnds: an S3 endpoint that takes connections and never
+// answers holds a query or a read of a variable only until its context
+// ends (toolresult.ContextStore); Open without a context waited for good.
+func TestSilentServerEnds(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn // open, never answered, until the listener closes
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", s3test.Secret)
+	st, err := blobstore.Open(context.Background(), "s3://vars?endpoint=http://"+ln.Addr().String()+"&region=us-east-1&use_path_style=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := toolresult.New(toolresult.WithStore(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "var_0123456789abcdef"
+	for _, tc := range []struct {
+		name string
+		call func(ctx context.Context) error
+	}{
+		{"Query", func(ctx context.Context) error {
+			_, err := p.Query(ctx, toolresult.Query{Name: name, Program: `length`})
+			return err
+		}},
+		{"ReadVariable", func(ctx context.Context) error {
+			_, err := p.ReadVariable(ctx, toolresult.Selection{Name: name})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- tc.call(ctx) }()
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Fatal("no error from a server that never answers")
+				}
+				noSecret(t, err.Error())
+			case <-time.After(20 * time.Second):
+				t.Fatal("still waiting on the server 20 s after the context ended")
 			}
 		})
 	}
