@@ -164,7 +164,7 @@ func (s *session) clientMessage(ps *parser, line []byte, ms []member) bool {
 func (s *session) track(key string, rawID []byte, c *call) bool {
 	s.mu.Lock()
 	_, inUse := s.pending[key]
-	if _, busy := s.busy[key]; busy || s.own[key] {
+	if _, busy := s.busy[key]; busy || s.own[key] != nil {
 		inUse = true
 	}
 	if !inUse {
@@ -231,6 +231,9 @@ func (s *session) cancelCall(key string) {
 		if c.cancel != nil {
 			c.cancel()
 		}
+	}
+	if cancel := s.own[key]; cancel != nil {
+		cancel() // read_variable or query_variable: its store read and query stop
 	}
 }
 

@@ -84,7 +84,9 @@
 // when its results are done; read_variable
 // calls in a batch are answered one by one. A call the client cancels
 // (notifications/cancelled) is not processed, or stops being processed, and
-// its result is not sent: the client ignores it.
+// its result is not sent: the client ignores it. That holds for the proxy's
+// own tools too: a read_variable or query_variable waiting on a store that
+// does not answer stops when its call is cancelled.
 //
 // # Lifecycle
 //

@@ -2,6 +2,7 @@ package mcpproxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
@@ -36,7 +37,7 @@ func init() {
 
 // queryResult is the result of a query_variable call with the arguments
 // args. Its errors say what the program or its limits did, never the data.
-func (s *session) queryResult(args []byte) []byte {
+func (s *session) queryResult(ctx context.Context, args []byte) []byte {
 	var a struct {
 		Name    *string `json:"name"`
 		Program *string `json:"program"`
@@ -52,7 +53,7 @@ func (s *session) queryResult(args []byte) []byte {
 		return toolError("jsonmask: query_variable: " + why)
 	}
 	proc := s.p.readerOf(*a.Name)
-	r, err := proc.Query(s.ctx, toolresult.Query{Name: *a.Name, Program: *a.Program, Pointer: a.Pointer})
+	r, err := proc.Query(ctx, toolresult.Query{Name: *a.Name, Program: *a.Program, Pointer: a.Pointer})
 	if err != nil {
 		return toolError("jsonmask: query_variable: " + message(err))
 	}

@@ -2,6 +2,7 @@ package mcpproxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 
 	"github.com/jsonmask/jsonmask/internal/jsonwire"
@@ -31,8 +32,9 @@ type ownTool struct {
 	name string
 	def  string // its definition in tools/list
 	// answer returns the tool's result for the call's arguments (JSON, or
-	// nil for none); it runs in a goroutine of its own.
-	answer func(s *session, args []byte) []byte
+	// nil for none); it runs in a goroutine of its own, under a context
+	// that the client's notifications/cancelled for the call ends.
+	answer func(s *session, ctx context.Context, args []byte) []byte
 }
 
 // ownTools are the proxy's tools, in the order tools/list gives them. A file
@@ -58,14 +60,16 @@ func (s *session) answerOwn(t *ownTool, key string, rawID, line []byte, params [
 	if _, busy := s.busy[key]; busy {
 		inUse = true
 	}
-	if s.own[key] {
+	if s.own[key] != nil {
 		inUse = true
 	}
+	ctx, cancel := context.WithCancel(s.ctx)
 	if !inUse {
-		s.own[key] = true
+		s.own[key] = cancel
 	}
 	s.mu.Unlock()
 	if inUse {
+		cancel()
 		s.replyError(rawID, codeInvalidRequest, "jsonmask: the id is in use by a request in flight: not forwarded")
 		return
 	}
@@ -75,6 +79,7 @@ func (s *session) answerOwn(t *ownTool, key string, rawID, line []byte, params [
 	}
 	id := bytes.Clone(rawID)
 	done := func() {
+		cancel()
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.own, key)
@@ -84,15 +89,17 @@ func (s *session) answerOwn(t *ownTool, key string, rawID, line []byte, params [
 		s.slots <- struct{}{}
 		defer func() { <-s.slots }()
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
-		b = append(append(b, `,"result":`...), t.answer(s, args)...)
-		s.out.write(append(b, "}\n"...))
+		b = append(append(b, `,"result":`...), t.answer(s, ctx, args)...)
+		if ctx.Err() == nil || s.ctx.Err() != nil {
+			s.out.write(append(b, "}\n"...)) // not to a call the client cancelled
+		}
 	}) {
 		done()
 	}
 }
 
 // readResult is the result of a read_variable call with the arguments args.
-func (s *session) readResult(args []byte) []byte {
+func (s *session) readResult(ctx context.Context, args []byte) []byte {
 	var a struct {
 		Name    *string `json:"name"`
 		Pointer string  `json:"pointer"`
@@ -109,7 +116,7 @@ func (s *session) readResult(args []byte) []byte {
 		return toolError("jsonmask: read_variable: " + why)
 	}
 	proc := s.p.readerOf(*a.Name)
-	r, err := proc.ReadVariable(s.ctx, toolresult.Selection{Name: *a.Name, Pointer: a.Pointer, Offset: a.Offset, Limit: a.Limit})
+	r, err := proc.ReadVariable(ctx, toolresult.Selection{Name: *a.Name, Pointer: a.Pointer, Offset: a.Offset, Limit: a.Limit})
 	if err != nil {
 		return toolError("jsonmask: read_variable: " + message(err))
 	}

@@ -34,13 +34,13 @@ type session struct {
 	server io.Writer // the server's stdin, written by fromClient only
 
 	mu       sync.Mutex
-	pending  map[string]*call  // requests sent to the server whose results are rewritten, by id
-	busy     map[string]*call  // results being processed, by id
-	own      map[string]bool   // calls of the proxy's own tools being answered, by id
-	work     sync.WaitGroup    // results being processed, and read_variable calls being answered
-	stopping bool              // Run is ending: no more work
-	slots    chan struct{}     // bounds how many results are processed at once
-	tasks    map[string]string // the tool of each task a tools/call created, by task id (SPEC P8)
+	pending  map[string]*call              // requests sent to the server whose results are rewritten, by id
+	busy     map[string]*call              // results being processed, by id
+	own      map[string]context.CancelFunc // calls of the proxy's own tools being answered, by id: each ends its call's context
+	work     sync.WaitGroup                // results being processed, and read_variable calls being answered
+	stopping bool                          // Run is ending: no more work
+	slots    chan struct{}                 // bounds how many results are processed at once
+	tasks    map[string]string             // the tool of each task a tools/call created, by task id (SPEC P8)
 
 	// A line of the server longer than streamAt is streamed, and its
 	// values longer than bigAt are not held (longline.go).
@@ -100,7 +100,7 @@ func newSession(p *Proxy, stdout, server io.Writer) *session {
 	out := newClientWriter(stdout)
 	return &session{
 		p: p, ctx: context.Background(), out: out, order: newOrdered(out), server: server,
-		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]bool{}, tasks: map[string]string{},
+		pending: map[string]*call{}, busy: map[string]*call{}, own: map[string]context.CancelFunc{}, tasks: map[string]string{},
 		slots:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		streamAt: defaultStreamAt, bigAt: defaultBigAt, readSize: 64 << 10, maxHeld: maxHeldLine,
 	}
