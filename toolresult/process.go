@@ -354,7 +354,7 @@ func (s *dataWriter) spill() error {
 	if err != nil {
 		return err
 	}
-	d, err := st.Create()
+	d, err := createDraft(s.ctx, st)
 	if err != nil {
 		return err
 	}

@@ -42,13 +42,17 @@ type Draft interface {
 	Discard() error
 }
 
-// A ContextStore is a Store that opens a variable under a context: a store
-// across a network (blobstore's S3, say) that does not answer would hold
-// Open, and the reads after it, for good. Query and ReadVariable open
-// through OpenContext where a store has it, so that their context (a
-// query's time limit, a caller's cancellation) ends the wait.
+// A ContextStore is a Store that reads and writes a variable under a
+// context: a store across a network (blobstore's S3, say) that does not
+// answer would hold Open and the reads after it, or a draft's writes and
+// commit, for good. Process, Query and ReadVariable go through
+// CreateContext and OpenContext where a store has them, so that their
+// context (a query's time limit, a caller's cancellation) ends the wait.
 type ContextStore interface {
 	Store
+	// CreateContext is Create; ctx bounds the draft's writes, reads and
+	// commit: once it is done they fail, and nothing is committed.
+	CreateContext(ctx context.Context) (Draft, error)
 	// OpenContext is Open; ctx bounds the open and every read of the
 	// variable.
 	OpenContext(ctx context.Context, name string) (io.ReadCloser, int64, error)
@@ -61,6 +65,15 @@ func openVariable(ctx context.Context, st Store, name string) (io.ReadCloser, in
 		return cs.OpenContext(ctx, name)
 	}
 	return st.Open(name)
+}
+
+// createDraft begins a variable in st, under ctx where st is a
+// ContextStore.
+func createDraft(ctx context.Context, st Store) (Draft, error) {
+	if cs, ok := st.(ContextStore); ok {
+		return cs.CreateContext(ctx)
+	}
+	return st.Create()
 }
 
 // ErrNoVariable is returned by Store.Open for a name that is not stored.

@@ -114,16 +114,22 @@ func (s *Store) OpenContext(ctx context.Context, name string) (io.ReadCloser, in
 
 // Create begins a variable in a temporary object.
 func (s *Store) Create() (toolresult.Draft, error) {
+	return s.CreateContext(context.Background())
+}
+
+// CreateContext is Create under ctx (toolresult.ContextStore): once ctx is
+// done, the upload is aborted, and writes, reads and the commit fail.
+func (s *Store) CreateContext(ctx context.Context) (toolresult.Draft, error) {
 	var id [16]byte
 	rand.Read(id[:])
 	key := ".tmp/" + hex.EncodeToString(id[:]) + ".json"
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/json", BufferSize: partSize, MaxConcurrency: parts})
 	if err != nil {
 		cancel()
 		return nil, s.err(err)
 	}
-	return &draft{s: s, key: key, w: w, cancel: cancel}, nil
+	return &draft{s: s, key: key, ctx: ctx, w: w, cancel: cancel}, nil
 }
 
 func (s *Store) err(err error) error {
@@ -143,6 +149,7 @@ func scrub(err error, rawURL string) error {
 type draft struct {
 	s      *Store
 	key    string
+	ctx    context.Context // the upload's, the read-back's and the commit's
 	mu     sync.Mutex
 	w      *blob.Writer // nil once closed
 	cancel context.CancelFunc
@@ -176,7 +183,7 @@ func (d *draft) ReadAt(p []byte, off int64) (int, error) {
 	if err := d.finish(); err != nil {
 		return 0, err
 	}
-	r, err := d.s.b.NewRangeReader(context.Background(), d.key, off, int64(len(p)), nil)
+	r, err := d.s.b.NewRangeReader(d.ctx, d.key, off, int64(len(p)), nil)
 	if err != nil {
 		return 0, d.s.err(err)
 	}
@@ -198,9 +205,10 @@ func (d *draft) Commit(name string) (string, error) {
 		d.Discard()
 		return "", err
 	}
-	ctx := context.Background()
-	err := d.s.b.Copy(ctx, name+".json", d.key, nil)
-	d.s.b.Delete(ctx, d.key)
+	// Under the draft's context: once it is done, the copy fails and the
+	// temporary object stays, for a lifecycle rule to expire.
+	err := d.s.b.Copy(d.ctx, name+".json", d.key, nil)
+	d.s.b.Delete(d.ctx, d.key)
 	d.cancel()
 	if err != nil {
 		return "", d.s.err(err)
@@ -219,8 +227,8 @@ func (d *draft) Discard() error {
 		w.Close()
 		return nil
 	}
-	d.cancel()
-	if err := d.s.b.Delete(context.Background(), d.key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+	defer d.cancel()
+	if err := d.s.b.Delete(d.ctx, d.key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return d.s.err(err)
 	}
 	return nil

@@ -498,8 +498,9 @@ func TestTampered(t *testing.T) {
 }
 
 // TestSilentServerEnds: an S3 endpoint that takes connections and never
-// answers holds a query or a read of a variable only until its context
-// ends (toolresult.ContextStore); Open without a context waited for good.
+// answers holds the storing of a variable, a query or a read only until
+// their context ends (toolresult.ContextStore); Create and Open without a
+// context waited for good.
 func TestSilentServerEnds(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -528,7 +529,7 @@ func TestSilentServerEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p, err := toolresult.New(toolresult.WithStore(st))
+	p, err := toolresult.New(toolresult.WithBudget(50), toolresult.WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -537,6 +538,14 @@ func TestSilentServerEnds(t *testing.T) {
 		name string
 		call func(ctx context.Context) error
 	}{
+		{"ProcessSmall", func(ctx context.Context) error {
+			_, err := p.ProcessBytes(ctx, body(1<<10))
+			return err
+		}},
+		{"ProcessParts", func(ctx context.Context) error {
+			_, err := p.ProcessBytes(ctx, body(9<<20)) // past one part
+			return err
+		}},
 		{"Query", func(ctx context.Context) error {
 			_, err := p.Query(ctx, toolresult.Query{Name: name, Program: `length`})
 			return err
