@@ -486,6 +486,7 @@ func (d *decoder) endObject(str string) any {
 // size; a later duplicate key wins.
 func (d *decoder) makeMap(str string, keys []keyRef, vals []any) map[string]any {
 	m := make(map[string]any, len(keys))
+	vals = vals[:len(keys)]
 	for k, key := range keys {
 		if key.a >= 0 {
 			m[str[key.a:key.b]] = vals[k]
