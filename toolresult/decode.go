@@ -367,7 +367,20 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 			d.vals = append(d.vals, v)
 			continue
 		case tokenizer.ObjectStart:
-			return d.openObject(doc, i)
+			// An object element, read here when it can be opened and
+			// its members end without the loop in decode (an array of
+			// small objects, the commonest kind): no trip through it.
+			nf := len(d.frames)
+			if i, _, _ = d.openObject(doc, i); len(d.frames) == nf {
+				return i, nil, false // too deep: Next says why
+			}
+			var v any
+			var done bool
+			if i, v, done = d.localMembers(str, doc, i); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
+			continue
 		}
 		if n < len(d.espans) {
 			return i, nil, false // Next reads what stopped it, or says why it cannot
