@@ -367,19 +367,10 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 			d.vals = append(d.vals, v)
 			continue
 		case tokenizer.ObjectStart:
-			// An object element, read here when it can be opened and
-			// its members end without the loop in decode (an array of
-			// small objects, the commonest kind): no trip through it.
-			nf := len(d.frames)
-			if i, _, _ = d.openObject(doc, i); len(d.frames) == nf {
-				return i, nil, false // too deep: Next says why
-			}
-			var v any
-			var done bool
-			if i, v, done = d.localMembers(str, doc, i); !done {
+			var ok bool
+			if i, ok = d.objectElement(str, doc, i); !ok {
 				return i, nil, false
 			}
-			d.vals = append(d.vals, v)
 			continue
 		}
 		if n < len(d.espans) {
@@ -387,6 +378,33 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 		}
 	}
 }
+
+// objectElement reads the object at doc[i], an element of the innermost
+// array, with localMembers, and puts it on the stack; it reports whether
+// it did. An array of small objects, the commonest kind, is then read
+// without a trip through the loop in decode for each, and an object
+// whose member is such an array (openLeaf) without spilling its members.
+// Otherwise the object is left open (its frame pushed) for the loop in
+// decode, or, where it cannot be opened (too deep), unopened for Next.
+//
+// localMembers and openLeaf call each other through here: past
+// maxNested open containers, the object is left to the loop in decode,
+// so that the goroutine's stack stays small however deep the document.
+func (d *decoder) objectElement(str string, doc []byte, i int) (int, bool) {
+	nf := len(d.frames)
+	if i, _, _ = d.openObject(doc, i); len(d.frames) == nf || nf >= maxNested {
+		return i, false
+	}
+	i, v, done := d.localMembers(str, doc, i)
+	if done {
+		d.vals = append(d.vals, v)
+	}
+	return i, done
+}
+
+// maxNested is the most open containers at which objectElement reads
+// an object itself.
+const maxNested = 32
 
 // openObject opens the object at doc[i], where ScalarElements or Members
 // left a value, for the loop in decode to read; where it cannot be opened
@@ -419,7 +437,12 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
 	i, v, done, stop := d.leaf(str, doc, j)
 	if stop == tokenizer.ObjectStart {
-		return d.openObject(doc, i)
+		// An array of objects: read here too, when they are small.
+		var ok bool
+		if i, ok = d.objectElement(str, doc, i); !ok {
+			return i, nil, false
+		}
+		return d.elements(str, doc, i)
 	}
 	return i, v, done
 }
@@ -534,6 +557,7 @@ func (d *decoder) endArray() any {
 // compiler's barrier on each store, which records only the data word.
 func moveVals(dst, src []any) {
 	dst = dst[:len(src)]
+	//lint:ignore S1001 copy is what this avoids (above)
 	for k, v := range src {
 		dst[k] = v
 	}
