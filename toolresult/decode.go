@@ -261,9 +261,15 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
 			return i, nil, false
-		case tokenizer.ObjectStart:
+		case tokenizer.ObjectStart: // read here too, when it is small
+			var v any
+			var done bool
+			if i, v, done = d.object(str, doc, i); done {
+				lv[nk-1] = v
+				continue
+			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
-			return d.openObject(doc, i)
+			return i, nil, false
 		}
 		if n < len(d.spans) {
 			d.spill(fi, lk[:nk], lv[:nk])
@@ -295,7 +301,12 @@ func (d *decoder) stackMembers(str string, doc []byte, n, at int, stop tokenizer
 			}
 			d.vals = append(d.vals, v)
 		case tokenizer.ObjectStart:
-			return d.openObject(doc, i)
+			var v any
+			var done bool
+			if i, v, done = d.object(str, doc, i); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
 		default:
 			if n < len(d.spans) {
 				return i, nil, false
@@ -387,23 +398,31 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 // Otherwise the object is left open (its frame pushed) for the loop in
 // decode, or, where it cannot be opened (too deep), unopened for Next.
 //
-// localMembers and openLeaf call each other through here: past
+// localMembers and openLeaf call each other through here (and
+// localMembers itself, for an object's object, through object): past
 // maxNested open containers, the object is left to the loop in decode,
 // so that the goroutine's stack stays small however deep the document.
 func (d *decoder) objectElement(str string, doc []byte, i int) (int, bool) {
-	nf := len(d.frames)
-	if i, _, _ = d.openObject(doc, i); len(d.frames) == nf || nf >= maxNested {
-		return i, false
-	}
-	i, v, done := d.localMembers(str, doc, i)
+	i, v, done := d.object(str, doc, i)
 	if done {
 		d.vals = append(d.vals, v)
 	}
 	return i, done
 }
 
-// maxNested is the most open containers at which objectElement reads
-// an object itself.
+// object reads the object at doc[i], a member's value or an element, with
+// localMembers; when it ended there, it returns it, and true. Otherwise
+// the object is left open for the loop in decode, as objectElement says.
+func (d *decoder) object(str string, doc []byte, i int) (int, any, bool) {
+	nf := len(d.frames)
+	if i, _, _ = d.openObject(doc, i); len(d.frames) == nf || nf >= maxNested {
+		return i, nil, false
+	}
+	return d.localMembers(str, doc, i)
+}
+
+// maxNested is the most open containers at which object reads an object
+// itself.
 const maxNested = 32
 
 // openObject opens the object at doc[i], where ScalarElements or Members
