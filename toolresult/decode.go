@@ -40,9 +40,12 @@ import (
 // Map: decode runs the loop (members and elements for the scanner's fast
 // runs, ScalarMembers and ScalarElements, Next for the rest); members is
 // localMembers or stackMembers; openLeaf and leaf read leaf arrays, from
-// elements and members alike; spill moves local members onto the stack
-// where the loop must take over; makeMap, endObject and endArray make
-// containers; element and number make scalars; boxes box them.
+// elements and members alike; object (and objectElement) reads an object
+// met as a value with localMembers, so that most containers are read
+// without a trip through the loop, up to maxNested deep; spill moves
+// local members onto the stack where the loop must take over; makeMap,
+// endObject and endArray make containers; element and number make
+// scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
