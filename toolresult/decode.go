@@ -40,9 +40,12 @@ import (
 // Map: decode runs the loop (members and elements for the scanner's fast
 // runs, ScalarMembers and ScalarElements, Next for the rest); members is
 // localMembers or stackMembers; openLeaf and leaf read leaf arrays, from
-// elements and members alike; spill moves local members onto the stack
-// where the loop must take over; makeMap, endObject and endArray make
-// containers; element and number make scalars; boxes box them.
+// elements and members alike; object (and objectElement) reads an object
+// met as a value with localMembers, so that most containers are read
+// without a trip through the loop, up to maxNested deep; spill moves
+// local members onto the stack where the loop must take over; makeMap,
+// endObject and endArray make containers; element and number make
+// scalars; boxes box them.
 //
 // Errors are the scanner's (*tokenizer.Error, with the offset), which never
 // quote the document.
@@ -261,9 +264,15 @@ func (d *decoder) localMembers(str string, doc []byte, i int) (int, any, bool) {
 			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
 			return i, nil, false
-		case tokenizer.ObjectStart:
+		case tokenizer.ObjectStart: // read here too, when it is small
+			var v any
+			var done bool
+			if i, v, done = d.object(str, doc, i); done {
+				lv[nk-1] = v
+				continue
+			}
 			d.spill(fi, lk[:nk], lv[:nk-1])
-			return d.openObject(doc, i)
+			return i, nil, false
 		}
 		if n < len(d.spans) {
 			d.spill(fi, lk[:nk], lv[:nk])
@@ -295,7 +304,12 @@ func (d *decoder) stackMembers(str string, doc []byte, n, at int, stop tokenizer
 			}
 			d.vals = append(d.vals, v)
 		case tokenizer.ObjectStart:
-			return d.openObject(doc, i)
+			var v any
+			var done bool
+			if i, v, done = d.object(str, doc, i); !done {
+				return i, nil, false
+			}
+			d.vals = append(d.vals, v)
 		default:
 			if n < len(d.spans) {
 				return i, nil, false
@@ -314,7 +328,14 @@ const maxLocal = 8
 func (d *decoder) spill(fi int, keys []keyRef, vals []any) {
 	f := d.frames[fi]
 	d.keys = slices.Insert(d.keys, f.keys, keys...)
-	d.vals = slices.Insert(d.vals, f.vals, vals...)
+	// d.vals = slices.Insert(d.vals, f.vals, vals...), one value at a time
+	// (moveVals).
+	n, m := len(d.vals), len(vals)
+	d.vals = slices.Grow(d.vals, m)[:n+m]
+	for k := n - 1; k >= f.vals; k-- {
+		d.vals[k+m] = d.vals[k]
+	}
+	moveVals(d.vals[f.vals:], vals)
 	for k := fi + 1; k < len(d.frames); k++ {
 		d.frames[k].keys += len(keys)
 		d.frames[k].vals += len(vals)
@@ -360,13 +381,52 @@ func (d *decoder) elements(str string, doc []byte, i int) (int, any, bool) {
 			d.vals = append(d.vals, v)
 			continue
 		case tokenizer.ObjectStart:
-			return d.openObject(doc, i)
+			var ok bool
+			if i, ok = d.objectElement(str, doc, i); !ok {
+				return i, nil, false
+			}
+			continue
 		}
 		if n < len(d.espans) {
 			return i, nil, false // Next reads what stopped it, or says why it cannot
 		}
 	}
 }
+
+// objectElement reads the object at doc[i], an element of the innermost
+// array, with localMembers, and puts it on the stack; it reports whether
+// it did. An array of small objects, the commonest kind, is then read
+// without a trip through the loop in decode for each, and an object
+// whose member is such an array (openLeaf) without spilling its members.
+// Otherwise the object is left open (its frame pushed) for the loop in
+// decode, or, where it cannot be opened (too deep), unopened for Next.
+//
+// localMembers and openLeaf call each other through here (and
+// localMembers itself, for an object's object, through object): past
+// maxNested open containers, the object is left to the loop in decode,
+// so that the goroutine's stack stays small however deep the document.
+func (d *decoder) objectElement(str string, doc []byte, i int) (int, bool) {
+	i, v, done := d.object(str, doc, i)
+	if done {
+		d.vals = append(d.vals, v)
+	}
+	return i, done
+}
+
+// object reads the object at doc[i], a member's value or an element, with
+// localMembers; when it ended there, it returns it, and true. Otherwise
+// the object is left open for the loop in decode, as objectElement says.
+func (d *decoder) object(str string, doc []byte, i int) (int, any, bool) {
+	nf := len(d.frames)
+	if i, _, _ = d.openObject(doc, i); len(d.frames) == nf || nf >= maxNested {
+		return i, nil, false
+	}
+	return d.localMembers(str, doc, i)
+}
+
+// maxNested is the most open containers at which object reads an object
+// itself.
+const maxNested = 32
 
 // openObject opens the object at doc[i], where ScalarElements or Members
 // left a value, for the loop in decode to read; where it cannot be opened
@@ -399,7 +459,12 @@ func (d *decoder) openLeaf(str string, doc []byte, i int) (int, any, bool) {
 	d.frames = append(d.frames, frame{vals: len(d.vals), keys: len(d.keys)})
 	i, v, done, stop := d.leaf(str, doc, j)
 	if stop == tokenizer.ObjectStart {
-		return d.openObject(doc, i)
+		// An array of objects: read here too, when they are small.
+		var ok bool
+		if i, ok = d.objectElement(str, doc, i); !ok {
+			return i, nil, false
+		}
+		return d.elements(str, doc, i)
 	}
 	return i, v, done
 }
@@ -486,6 +551,7 @@ func (d *decoder) endObject(str string) any {
 // size; a later duplicate key wins.
 func (d *decoder) makeMap(str string, keys []keyRef, vals []any) map[string]any {
 	m := make(map[string]any, len(keys))
+	vals = vals[:len(keys)]
 	for k, key := range keys {
 		if key.a >= 0 {
 			m[str[key.a:key.b]] = vals[k]
@@ -501,9 +567,22 @@ func (d *decoder) endArray() any {
 	f := d.frames[len(d.frames)-1]
 	d.frames = d.frames[:len(d.frames)-1]
 	a := d.array(len(d.vals) - f.vals)
-	copy(a, d.vals[f.vals:])
+	moveVals(a, d.vals[f.vals:])
 	d.vals = d.vals[:f.vals]
 	return d.box.array(a)
+}
+
+// moveVals copies src to the start of dst one value at a time. copy
+// would take the runtime's bulk barrier while the collector marks
+// (bulkBarrierPreWrite), which walks the type's pointer bitmap and
+// records both words of each value: several times the cost of the
+// compiler's barrier on each store, which records only the data word.
+func moveVals(dst, src []any) {
+	dst = dst[:len(src)]
+	//lint:ignore S1001 copy is what this avoids (above)
+	for k, v := range src {
+		dst[k] = v
+	}
 }
 
 // array returns a slice of n values for an array: a part of the slab,

@@ -82,8 +82,9 @@ func (b *boxes) float(f float64) any {
 }
 
 func (b *boxes) int(n int) any {
-	if uint(n) < 256 {
-		return n // the runtime's own: no allocation
+	if uint(n) < uint(len(smallInts)) {
+		// No allocation, as the runtime does for any(n), without its call.
+		return makeAny(intType, unsafe.Pointer(&smallInts[n]))
 	}
 	if b.ni == len(b.ints) {
 		b.ints, b.ni = make([]int, b.next()), 0
@@ -104,6 +105,15 @@ func (b *boxes) array(a []any) any {
 	b.na++
 	return makeAny(arrayType, unsafe.Pointer(p))
 }
+
+// smallInts holds the ints from 0 to 255, which int boxes in place. No
+// code writes them after init.
+var smallInts = func() (a [256]int) {
+	for i := range a {
+		a[i] = i
+	}
+	return a
+}()
 
 // reset drops the slabs, so that a decoder kept in the pool does not keep
 // the last decode's values alive.

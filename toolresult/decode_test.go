@@ -128,6 +128,16 @@ func TestDecodeValue(t *testing.T) {
 		{"EightThenArray", strings.TrimSuffix(manyMembers(8, `1`), "}") + `,"x":[1,{}]}`, func() any { m := manyMembersWant(8, 1).(map[string]any); m["x"] = []any{1, map[string]any{}}; return m }()},
 		{"ThirtyThreeMembers", manyMembers(33, `2.5`), manyMembersWant(33, 2.5)},
 		{"DeepObjects", strings.Repeat(`{"a":`, 200) + `1` + strings.Repeat(`}`, 200), deepWant(200)},
+		// Arrays of objects read by objectElement, past maxNested too.
+		{"DeepArraysOfObjects", strings.Repeat(`{"a":[`, 100) + `1` + strings.Repeat(`]}`, 100), deepArraysWant(100)},
+		{"ArrayOfObjectsMember", `{"k":1,"x":[{"t":"a","b":[1]},{"t":"b"}],"z":2}`, map[string]any{"k": 1, "x": []any{map[string]any{"t": "a", "b": []any{1}}, map[string]any{"t": "b"}}, "z": 2}},
+		{"ArrayOfMixedElements", `{"x":[{"a":1},2,"s",[3],{"b":{"c":[{}]}},{}],"y":[{}],"w":[[{"d":[]}]]}`, map[string]any{"x": []any{map[string]any{"a": 1}, 2, "s", []any{3}, map[string]any{"b": map[string]any{"c": []any{map[string]any{}}}}, map[string]any{}}, "y": []any{map[string]any{}}, "w": []any{[]any{map[string]any{"d": []any{}}}}}},
+		{"ArrayOfObjectsSpilled", manyMembers(6, `1`)[:len(manyMembers(6, `1`))-1] + `,"x":[{"a":{}},{"b":2}],"k6":3,"k7":4,"k8":5}`, func() any {
+			m := manyMembersWant(9, 1).(map[string]any)
+			m["k6"], m["k7"], m["k8"] = 3, 4, 5
+			m["x"] = []any{map[string]any{"a": map[string]any{}}, map[string]any{"b": 2}}
+			return m
+		}()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := decodeValue([]byte(tc.in), 0)
@@ -146,6 +156,16 @@ func TestDecodeValue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deepArraysWant is n objects nested in "a" and one-element arrays, 1 at
+// the bottom.
+func deepArraysWant(n int) any {
+	var v any = 1
+	for range n {
+		v = map[string]any{"a": []any{v}}
+	}
+	return v
 }
 
 // deepWant is n objects nested in "a", 1 at the bottom.
@@ -206,6 +226,9 @@ func TestDecodeValueErrors(t *testing.T) {
 		{"Minus", `-`},
 		{"TooDeep", strings.Repeat("[", 20) + strings.Repeat("]", 20)},
 		{"TooDeepObjects", strings.Repeat(`{"a":`, 20) + "1" + strings.Repeat("}", 20)},
+		{"TooDeepArraysOfObjects", strings.Repeat(`{"a":[`, 20) + "1" + strings.Repeat("]}", 20)},
+		{"TruncatedInObjectElement", `{"a":[{"b":1},{"c":`},
+		{"BadMemberInObjectElement", `{"a":[{"b":1},{"c":01}]}`},
 		{"BadNumberInObject", `{"a":1,"b":01}`},
 		{"BadFractionInObject", `{"a":1.}`},
 		{"BadExponentInObject", `{"a":[1],"b":1e+}`},
