@@ -2,7 +2,6 @@ package mcpproxy
 
 import (
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -17,28 +16,7 @@ import (
 // nothing for it; the session's slot goes back. They used to run under the
 // session's context, which only the session's end ended.
 func TestOwnToolCancelled(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		var held []net.Conn // open, never answered, until the listener closes
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", s3test.Secret)
+	url := s3test.Silent(t)
 	for _, tc := range []struct{ tool, args string }{
 		{readVariable, `{"name":"var_0123456789abcdef"}`},
 		{queryVariable, `{"name":"var_0123456789abcdef","program":"length"}`},
@@ -48,7 +26,7 @@ func TestOwnToolCancelled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Store = "s3://vars?endpoint=http://" + ln.Addr().String() + "&region=us-east-1&use_path_style=true"
+			cfg.Store = url
 			p, err := New(cfg, WithLog(io.Discard))
 			if err != nil {
 				t.Fatal(err)

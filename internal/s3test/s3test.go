@@ -97,3 +97,34 @@ func binary(t testing.TB) string {
 	t.Skip(msg)
 	return ""
 }
+
+// Silent starts an endpoint on 127.0.0.1 that takes connections and never
+// answers, as a hung S3 server would, stopped when the test ends, and
+// returns its store URL (the bucket "vars"). It sets the AWS credentials
+// of the environment for the test, as Start does.
+func Silent(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		var held []net.Conn // open, never answered, until the listener closes
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", Secret)
+	return "s3://vars?endpoint=http://" + l.Addr().String() + "&region=us-east-1&use_path_style=true"
+}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -502,29 +501,8 @@ func TestTampered(t *testing.T) {
 // their context ends (toolresult.ContextStore); Create and Open without a
 // context waited for good.
 func TestSilentServerEnds(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		var held []net.Conn // open, never answered, until the listener closes
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	t.Setenv("AWS_ACCESS_KEY_ID", "jsonmask-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", s3test.Secret)
-	st, err := blobstore.Open(context.Background(), "s3://vars?endpoint=http://"+ln.Addr().String()+"&region=us-east-1&use_path_style=true")
+	url := s3test.Silent(t)
+	st, err := blobstore.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
