@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/jsonmask/jsonmask/compile"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Stream is a Machine with the two buffers it needs to mask from an
@@ -70,7 +71,7 @@ func (s *Stream) Copy(w io.Writer, r io.Reader) (int64, error) {
 	var written int64
 	for empty := 0; ; {
 		n, rerr := r.Read(s.in)
-		empty, rerr = progress(n, rerr, empty)
+		empty, rerr = jsonwire.Progress(n, rerr, empty)
 		if n > 0 {
 			var err error
 			if written, err = s.feed(w, s.in[:n], written); err != nil {
@@ -141,25 +142,7 @@ type Reader struct {
 	pend  []byte // input read but not yet masked
 	rerr  error  // the input's error, reported once pend is masked
 	err   error  // what Read returns once buf is drained
-	empty int    // reads in a row that gave nothing (progress)
-}
-
-// maxEmptyReads is how many reads in a row may give 0 bytes and no error
-// before the source is given up with io.ErrNoProgress, as bufio.Reader
-// does: asked again for ever, it would hold a goroutine at 100 % CPU.
-const maxEmptyReads = 100
-
-// progress counts a read of n bytes with error err in empty, the reads in
-// a row that gave nothing, and returns the new count and the read's error:
-// io.ErrNoProgress for the last empty read allowed.
-func progress(n int, err error, empty int) (int, error) {
-	if n > 0 || err != nil {
-		return 0, err
-	}
-	if empty++; empty >= maxEmptyReads {
-		err = io.ErrNoProgress
-	}
-	return empty, err
+	empty int    // reads in a row that gave nothing (jsonwire.Progress)
 }
 
 // NewReader returns a Reader that masks r through s. The Reader takes s
@@ -249,7 +232,7 @@ func (rd *Reader) fill() {
 		rd.finish(rd.rerr)
 	default:
 		n, err := rd.r.Read(s.in)
-		rd.empty, err = progress(n, err, rd.empty)
+		rd.empty, err = jsonwire.Progress(n, err, rd.empty)
 		rd.pend, rd.rerr = s.in[:n], err
 	}
 	s.out = rd.buf[:0]

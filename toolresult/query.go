@@ -13,6 +13,7 @@ import (
 
 	"github.com/itchyny/gojq"
 	"github.com/jsonmask/jsonmask/internal/errs"
+	"github.com/jsonmask/jsonmask/internal/jsonwire"
 )
 
 // Query is a jq program to run over a stored variable (SPEC C13): the
@@ -338,31 +339,24 @@ func (w *capWriter) Write(p []byte) (int, error) {
 }
 
 // ctxReader stops reading when ctx is done, or when r gives 0 bytes and no
-// error maxEmptyReads times in a row (io.ErrNoProgress).
+// error jsonwire.MaxEmptyReads times in a row (io.ErrNoProgress).
 type ctxReader struct {
 	ctx   context.Context
 	r     io.Reader
 	empty int // reads in a row that gave nothing
 }
 
-// maxEmptyReads is how many reads in a row may give 0 bytes and no error
-// before a source is given up, as bufio.Reader does: asked again for ever
-// (io.ReadFull does), it would hold a goroutine at 100 % CPU.
-const maxEmptyReads = 100
-
 func (r *ctxReader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
 	n, err := r.r.Read(p)
-	if n > 0 || err != nil || len(p) == 0 {
+	if len(p) == 0 { // nothing asked: nothing to count
 		r.empty = 0
 		return n, err
 	}
-	if r.empty++; r.empty >= maxEmptyReads {
-		return 0, io.ErrNoProgress
-	}
-	return 0, nil
+	r.empty, err = jsonwire.Progress(n, err, r.empty)
+	return n, err
 }
 
 // run runs code over v and returns its outputs, each as compact JSON.

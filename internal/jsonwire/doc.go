@@ -2,7 +2,8 @@
 // layer of jsonmask needs, each written once: the lead of a body (SPEC B1:
 // an optional UTF-8 byte-order mark, then whitespace), string quoting in the
 // house's two dialects, JSON Pointer (RFC 6901) reference tokens, \uXXXX
-// escapes, the names of JSON's kinds of value, and DecodeStrict, the one
+// escapes, the names of JSON's kinds of value, the rule that gives up a
+// source whose reads make no progress (Progress), and DecodeStrict, the one
 // strict parser of the route configs (SPEC G11) that config and mcpproxy
 // share.
 //
