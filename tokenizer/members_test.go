@@ -33,7 +33,7 @@ func TestHeadNames(t *testing.T) {
 				if tok.Kind != ObjectStart {
 					continue
 				}
-				n, at, closed := s.Members(doc, i, spans[:], false)
+				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
 				if !closed {
 					t.Fatalf("%s: Members did not read %s whole", name, doc[i:])
 				}

@@ -90,6 +90,8 @@ type doc struct {
 
 	tokStart int64 // offset in the input where the current string or number began
 	u8at     int64 // offset in the input of u8lead: a sequence's error names its first byte
+
+	dropErr error // why Members' skip of a dropped container stopped short: DropErr
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
