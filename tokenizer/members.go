@@ -202,7 +202,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			if escaped || keep>>min(ke-ks-2, 63)&1 != 0 {
+			if escaped || keep>>min(uint(ke-ks-2), 63)&1 != 0 {
 				return n, vs, false
 			}
 			if j = s.dropValue(src, j, trusted); j < 0 {
