@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,107 @@ func TestOpenFast(t *testing.T) {
 				fast.state, slow.state = stValue, stValue
 			}
 		}
+	}
+}
+
+// TestMembersDrop checks Members' keep argument: the container of a member
+// whose key has no escape and a length not in keep is skipped in the batch,
+// with the span's ValueEnd after it; any other container ends the batch at
+// its first byte. A skip that the window cuts, or that fails, ends the batch
+// with ValueEnd -1, where it stopped, and DropErr says why. Each document is
+// read from after its '{', whole and cut at every byte: the cut one goes on
+// with SkipValue (SkipTrusted) in the next window, and must end the value
+// where the whole one did, or give its error.
+func TestMembersDrop(t *testing.T) {
+	long := `"` + strings.Repeat("k", 70) + `"`
+	for _, c := range []struct {
+		name    string
+		doc     string
+		keep    uint64
+		trusted bool
+		want    string // the spans (key and ValueEnd), at and closed; or the error
+	}{
+		{"Skipped", `{"x":{"a":[1,{}]},"yy":[],"keep":{"b":1}}`, 1 << 4, false, `"x":17 "yy":25 "keep":0 at=33`},
+		{"KeepAll", `{"x":{"a":1},"keep":2}`, ^uint64(0), false, `"x":0 at=5`},
+		{"KeepNone", `{"x":{},"keep":{"a":{}},"y":1}`, 0, false, `"x":7 "keep":23 "y":29 at=30 closed`},
+		{"Pretty", "{\n  \"x\" : [ 1 ,\n 2 ] ,\n  \"y\": 3\n}", 1 << 4, false, `"x":20 "y":31 at=33 closed`},
+		{"Escaped", `{"\u0078":{},"x":{}}`, 1 << 4, false, `"\u0078":0 at=10`},
+		{"LongKept", `{` + long + `:{"a":1},"x":[]}`, 1 << 63, false, long + `:0 at=74`},
+		{"LongDropped", `{` + long + `:{"a":1},"x":[]}`, 1 << 4, false, long + `:81 "x":88 at=89 closed`},
+		{"Scalars", `{"x":1,"y":"s","z":[true]}`, 1 << 4, false, `"x":6 "y":14 "z":25 at=26 closed`},
+		{"Invalid", `{"x":{"a":tru},"y":1}`, 1 << 4, false, `"x":-1 at=13 err=invalid character '}' in literal true (expecting 'e') at offset 13`},
+		{"InvalidTrusted", `{"x":{"a":tru},"y":1}`, 1 << 4, true, `"x":14 "y":20 at=21 closed`},
+		{"Deep", `{"x":[[[[[1]]]]]}`, 1 << 4, false, `"x":-1 at=8 err=exceeded max depth 4 at offset 8`},
+		{"Unclosed", `{"x":{"a":[1,2`, 1 << 4, false, `"x":-1 at=14`},
+		{"UnclosedTrusted", `{"x":{"a":"[1,2`, 1 << 4, true, `"x":-1 at=15`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := []byte(c.doc)
+			var s Scanner
+			read := func(src []byte) (string, int, []MemberSpan) {
+				s.Reset(4)
+				var spans [32]MemberSpan
+				_, i, err := s.Next(src, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep)
+				var b strings.Builder
+				for _, sp := range spans[:n] {
+					b.WriteString(string(src[sp.KeyStart:sp.KeyEnd]) + ":" + strconv.Itoa(sp.ValueEnd) + " ")
+				}
+				b.WriteString("at=" + strconv.Itoa(at))
+				if closed {
+					b.WriteString(" closed")
+				}
+				if err := s.DropErr(); err != nil {
+					b.WriteString(" err=" + err.Error())
+				}
+				return b.String(), at, spans[:n]
+			}
+			got, _, whole := read(doc)
+			if got != c.want {
+				t.Fatalf("got  %s\nwant %s", got, c.want)
+			}
+			ends := map[int]int{} // ValueEnd by KeyStart, read whole
+			dropped, resumed := 0, 0
+			for _, sp := range whole {
+				ends[sp.KeyStart] = sp.ValueEnd
+				if sp.ValueEnd != 0 && doc[sp.ValueStart]|0x20 == '{' {
+					dropped++
+				}
+			}
+			for cut := 2; cut < len(doc); cut++ {
+				_, at, spans := read(doc[:cut])
+				n := len(spans)
+				if n == 0 || spans[n-1].ValueEnd >= 0 || s.DropErr() != nil {
+					continue
+				}
+				// Cut inside a dropped value: the machine goes on with it.
+				resumed++
+				s.SetBase(int64(cut))
+				skip := s.SkipValue
+				if c.trusted {
+					skip = s.SkipTrusted
+				}
+				j, done, err := skip(doc[cut:], at-cut)
+				want := ends[spans[n-1].KeyStart] // -1: the whole read stopped too
+				switch {
+				case err != nil:
+					if want != -1 || !strings.Contains(c.want, "err="+err.Error()) {
+						t.Fatalf("cut at %d: the skip went on to %v; read whole: %s", cut, err, c.want)
+					}
+				case !done:
+					if want != -1 || strings.Contains(c.want, "err=") {
+						t.Fatalf("cut at %d: the skip did not end; read whole: %s", cut, c.want)
+					}
+				case j+cut != want:
+					t.Fatalf("cut at %d: the skip ended at %d; read whole: %s", cut, j+cut, c.want)
+				}
+			}
+			if dropped > 0 && resumed == 0 {
+				t.Fatal("no cut fell in a dropped container: the test checks nothing")
+			}
+		})
 	}
 }
