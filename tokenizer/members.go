@@ -202,18 +202,14 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			if keep>>min(uint(ke-ks-2), 63)&1 == 0 && !escaped {
-				if j = s.dropValue(src, j, trusted); j >= 0 {
-					sp.ValueEnd = j
-					i, state = j, stNext
-					continue
-				}
+			if keep>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
+				return n, vs, false
+			}
+			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
 				return n, -j - 1, false
 			}
-			return n, vs, false
-		}
-		if j = s.scalarEnd(src, j, trusted); j == 0 {
+		} else if j = s.scalarEnd(src, j, trusted); j == 0 {
 			s.state = stValue
 			return n, vs, false
 		}
