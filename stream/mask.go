@@ -217,6 +217,10 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
+			if sp.KeyStart < 0 {
+				dst = m.sibling(dst, f)
+				continue
+			}
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
 		} else {
 			e = m.prog.Lookup(f.node, src[sp.KeyStart+1:sp.KeyEnd-1])
@@ -243,9 +247,21 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		}
 	}
 	last := &spans[len(spans)-1]
+	if last.KeyStart < 0 {
+		return dst, last.ValueEnd // f is the sibling's, with no member read yet
+	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd
+}
+
+// sibling closes the object of f, an element of the array in the frame
+// below, and opens the next element, an object that Scanner.Members opened
+// in its batch: f is the new element's frame, as open would push it.
+func (m *Machine) sibling(dst []byte, f *frame) []byte {
+	m.frames[len(m.frames)-2].index++
+	f.wrote, f.member, f.entry = false, false, compile.NoEntry
+	return append(dst, '}', ',', '{')
 }
 
 // memberValue goes on with the value of the member of f whose head was read

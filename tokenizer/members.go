@@ -85,6 +85,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	if state == stKeyOrEnd {
 		hs.next = 0
 	}
+	end := 0 // where the object closed
+loop:
 	for n < len(spans) {
 		j := i
 		var ks, ke int
@@ -111,9 +113,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 				ks = j + runs.open.n - 1
 			} else {
 				if state == stNext && runs.close.match(src, j) {
-					s.depth--
-					s.state = s.after()
-					return n, j + runs.close.n, true
+					end = j + runs.close.n
+					goto closed
 				}
 				if j < len(src) && src[j] <= ' ' {
 					j = skipSpace(src, j)
@@ -126,9 +127,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 					if src[j] != ',' {
 						if src[j] == '}' {
 							runs.close.remember(src, i, j+1)
-							s.depth--
-							s.state = s.after()
-							return n, j + 1, true
+							end = j + 1
+							goto closed
 						}
 						s.state = state
 						return n, i, false
@@ -138,9 +138,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 					}
 				case stKeyOrEnd:
 					if src[j] == '}' {
-						s.depth--
-						s.state = s.after()
-						return n, j + 1, true
+						end = j + 1
+						goto closed
 					}
 				}
 				if j >= len(src) || src[j] != '"' {
@@ -218,7 +217,42 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	}
 	s.state = state
 	return n, i, false
+
+closed: // the object closed at src[end-1]
+	s.depth--
+	if s.siblings && n < len(spans) {
+		if k := s.sibling(src, end); k > 0 {
+			spans[n] = MemberSpan{KeyStart: -1, KeyEnd: -1, ValueStart: k, ValueEnd: k, Escaped: true}
+			n++
+			i, state, hs.next = k, stKeyOrEnd, 0
+			goto loop
+		}
+	}
+	s.state = s.after()
+	return n, end, true
 }
+
+// sibling opens the object that follows, in the innermost container, an
+// object that closed at src[j-1], when that container is an array and the
+// run from the ',' to the '{' is the one remembered for its elements
+// (Element), and returns the index after the '{'; else it returns 0 and
+// leaves s as it was.
+func (s *Scanner) sibling(src []byte, j int) int {
+	if s.depth == 0 || s.inObject() {
+		return 0
+	}
+	r := &s.layout.runs[s.depth&(len(s.layout.runs)-1)].elem
+	if !r.match(src, j) || src[j+r.n-1] != '{' || !s.pushFast(true) {
+		return 0
+	}
+	return j + r.n
+}
+
+// SetSiblings lets Members go on, when an object closes in an array and the
+// next element is an object, with that object's members in the same batch:
+// a span with KeyStart -1 (and Escaped true) says where the next object
+// opened, at ValueEnd. Reset turns it off.
+func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
 
 // dropValue skips the container at src[i], the value of a member that
 // Members drops, and returns the index after it. Where the skip stops short
