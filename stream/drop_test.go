@@ -134,3 +134,73 @@ func dropResult(out []byte, err error) string {
 	}
 	return "error: " + e.Error()
 }
+
+// TestSiblingObjects masks arrays of objects, which Scanner.Members reads
+// on from one element to the next in its batch once it has seen how the
+// array's elements are laid out: the output, or the error with its pointer,
+// whose index counts the elements, must be main's, whole, split at every
+// byte and a byte at a time (the wants were taken from main at 9a7411e).
+func TestSiblingObjects(t *testing.T) {
+	const mask = `{"jobs":{"name":true,"c":true,"sub":{"a":true}},"keep":true}`
+	jobs := func(elems ...string) string { return `{"jobs":[` + strings.Join(elems, ",") + `],"keep":1}` }
+	job := `{"name":"n","url":"u","c":1}`
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		doc  string
+		want string
+	}{
+		{"Plain", Config{}, jobs(job, job, job, job), `{"jobs":[{"name":"n","c":1},{"name":"n","c":1},{"name":"n","c":1},{"name":"n","c":1}],"keep":1}`},
+		{"Empty", Config{}, jobs(job, job, `{}`, `{}`, job, `{}`), `{"jobs":[{"name":"n","c":1},{"name":"n","c":1},{},{},{"name":"n","c":1},{}],"keep":1}`},
+		{"Pretty", Config{}, "{\"jobs\" : [\n  {\n    \"name\" : \"a\",\n    \"url\" : \"u\"\n  },\n  {\n    \"name\" : \"b\",\n    \"url\" : \"u\"\n  },\n  {\n    \"name\" : \"c\",\n    \"url\" : \"u\"\n  },\n  {\n    \"c\" : 2\n  }\n]}", `{"jobs":[{"name":"a"},{"name":"b"},{"name":"c"},{"c":2}]}`},
+		{"Mixed", Config{}, jobs(job, job, `1`, job, `[{"name":2}]`, job, job, `"s"`, job), `{"jobs":[{"name":"n","c":1},{"name":"n","c":1},1,{"name":"n","c":1},[{"name":2}],{"name":"n","c":1},{"name":"n","c":1},"s",{"name":"n","c":1}],"keep":1}`},
+		{"StringsBefore", Config{}, `{"jobs":["a","b","c"],"jobs":[{"name":1},"d",{"c":2},"e"]}`, `{"jobs":["a","b","c"],"jobs":[{"name":1},"d",{"c":2},"e"]}`},
+		{"Nested", Config{}, jobs(`{"sub":[{"a":1,"b":2},{"a":3},{"b":4},{"a":[5]}],"name":"x"}`, job, `{"sub":{"a":{}}}`), `{"jobs":[{"sub":[{"a":1},{"a":3},{},{"a":[5]}],"name":"x"},{"name":"n","c":1},{"sub":{"a":{}}}],"keep":1}`},
+		{"Dropped", Config{}, jobs(job, `{"xx":{"y":[]},"name":1}`, `{"zz":[{}],"c":[1]}`, `{"yyy":{}}`), `{"jobs":[{"name":"n","c":1},{"name":1},{"c":[1]},{}],"keep":1}`},
+		{"ErrorInThird", Config{}, jobs(job, job, `{"name":"n","c":tru}`), `error: invalid character '}' in literal true (expecting 'e') at offset 86 (/jobs/2/c)`},
+		{"ErrorInFifthKey", Config{}, jobs(job, job, job, job, `{"name":"n",1:2}`), `error: invalid character '1' looking for beginning of object key string at offset 137 (/jobs/4)`},
+		{"ErrorDropped", Config{}, jobs(job, job, job, `{"url":[1,]}`), `error: invalid character ']' looking for beginning of value at offset 106 (/jobs/3/url)`},
+		{"ErrorAfter", Config{}, jobs(job, job, job) + `x`, `error: invalid character 'x' after top-level value at offset 106`},
+		{"Unclosed", Config{}, `{"jobs":[` + job + `,` + job + `,` + job + `,{"name":"n"`, `error: unexpected end of JSON input at offset 107 (/jobs/3/name)`},
+		{"UnclosedArray", Config{}, `{"jobs":[` + job + `,` + job + `,` + job + `,{}`, `error: unexpected end of JSON input at offset 98 (/jobs/3)`},
+		{"Deep", Config{MaxDepth: 3}, jobs(job, job, `{"sub":{"a":{}}}`), `error: exceeded max depth 3 at offset 74 (/jobs/2/sub)`},
+		{"Trusted", Config{Trusted: true}, jobs(job, job, `{"url":{"a":tru},"c":2}`, job), `{"jobs":[{"name":"n","c":1},{"name":"n","c":1},{"c":2},{"name":"n","c":1}],"keep":1}`},
+		{"DropMismatched", Config{DropMismatched: true}, jobs(job, job, `{"sub":1,"c":2}`, `{"sub":{"a":1}}`), `{"jobs":[{"name":"n","c":1},{"name":"n","c":1},{"c":2},{"sub":{"a":1}}],"keep":1}`},
+		{"RootArray", Config{Arrays: true}, `[{"keep":1,"x":2},{"keep":2},{"keep":3,"y":{}},{"x":4},{"keep":5}]`, `[{"keep":1},{"keep":2},{"keep":3},{},{"keep":5}]`},
+		{"RootArrayError", Config{Arrays: true}, `[{"keep":1},{"keep":2},{"keep":3},{"keep":[}]`, `error: invalid character '}' looking for beginning of value at offset 43 (/3/keep)`},
+		{"NDJSON", Config{NDJSON: true}, jobs(job, job, job) + "\n" + jobs(job, job, `{"c":1,"name":[1,}`) + "\n", "error: line 2: invalid character '}' looking for beginning of value at offset 191 (/jobs/2/name)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog, err := compile.Compile([]byte(mask), compile.Options{Wildcards: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.name == "RootArray" || c.name == "RootArrayError" {
+				if prog, err = compile.Compile([]byte(`{"keep":true}`), compile.Options{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var m Machine
+			doc := []byte(c.doc)
+			m.Reset(prog, c.cfg)
+			out, err := m.Append(nil, doc)
+			if got := dropResult(out, err); got != c.want {
+				t.Fatalf("Append: got\n%s\nwant\n%s", got, c.want)
+			}
+			for cut := 0; cut <= len(doc); cut++ {
+				m.Reset(prog, c.cfg)
+				if got := dropResult(writeAll(&m, doc[:cut], doc[cut:])); got != c.want {
+					t.Fatalf("split at %d: got\n%s\nwant\n%s", cut, got, c.want)
+				}
+			}
+			bytes := make([][]byte, len(doc))
+			for k := range doc {
+				bytes[k] = doc[k : k+1]
+			}
+			m.Reset(prog, c.cfg)
+			if got := dropResult(writeAll(&m, bytes...)); got != c.want {
+				t.Fatalf("a byte at a time: got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
