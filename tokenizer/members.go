@@ -60,8 +60,12 @@ type MemberSpan struct {
 //	         batch ends, ValueEnd -1); another container, or a scalar not
 //	         whole in the window: the span ends the batch (ValueEnd 0);
 //	         else the scalar's end, stNext
-//	stop     '}' (closed), the window's end, anything else: the rest is
-//	         the caller's
+//	closed   '}': with SetSiblings, where the object is an element of an
+//	         array and the run to the next element is the one remembered
+//	         for its elements, ending in '{': that object is opened, a span
+//	         with KeyStart -1 says so, stKeyOrEnd; else the batch ends
+//	         (closed)
+//	stop     the window's end, anything else: the rest is the caller's
 func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
