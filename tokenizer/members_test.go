@@ -1,6 +1,8 @@
 package tokenizer
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -221,5 +223,141 @@ func TestMembersDrop(t *testing.T) {
 				t.Fatal("no cut fell in a dropped container: the test checks nothing")
 			}
 		})
+	}
+}
+
+// TestMembersSiblings: with SetSiblings, Members reads on from an object
+// that closes in an array to the next element when that is an object laid
+// out as the last one was, with a span whose KeyStart is -1 between them.
+// Walked as the machine walks the masked levels, every document must give
+// the same members, containers and errors as without, and the documents
+// made of arrays of objects must take fewer calls.
+func TestMembersSiblings(t *testing.T) {
+	docs := map[string][]byte{
+		"jobs":    []byte(`{"jobs":[{"n":"a","u":1},{"n":"b","u":2},{"n":"c","u":3},{},{},{"n":"d"},5,{"n":[{"x":1},{"y":2},{"z":3}]}],"k":1}`),
+		"pretty":  []byte("[\n  {\n    \"a\" : 1\n  },\n  {\n    \"a\" : 2\n  },\n  {\n    \"a\" : 3\n  },\n  {\n    \"a\" : 4\n  }\n]"),
+		"strings": []byte(`{"a":["x","y","z"],"a":[{"b":1},"w",{"c":2},"v",{"d":3},{"e":4}]}`),
+		"error":   []byte(`[{"a":1},{"a":2},{"a":3},{"a":tru}]`),
+		"key":     []byte(`[{"a":1},{"a":2},{"a":3},{1:2}]`),
+		"cut":     []byte(`[{"a":1},{"a":2},{"a":3},{"a":4`),
+	}
+	saves := map[string]bool{"jobs": true, "pretty": true, "strings": true, "error": true, "key": true}
+	maps.Copy(docs, suiteFiles(t))
+	for name, doc := range docs {
+		var s Scanner
+		off, offCalls, offErr := traceMembers(&s, doc, false)
+		on, onCalls, onErr := traceMembers(&s, doc, true)
+		if on != off || fmt.Sprint(onErr) != fmt.Sprint(offErr) {
+			t.Fatalf("%s: with siblings\n%s %v\nwithout\n%s %v", name, on, onErr, off, offErr)
+		}
+		if onCalls > offCalls || onCalls == offCalls && saves[name] {
+			t.Errorf("%s: %d calls with siblings, %d without", name, onCalls, offCalls)
+		}
+	}
+}
+
+// traceMembers walks doc as walkMembers does, with Members reading on to
+// sibling objects when siblings is true, and returns what it read: each
+// container's brackets, each member's key and value, each scalar element,
+// and how many calls of Members and Element it took.
+func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
+	s.Reset(0)
+	s.SetSiblings(siblings)
+	var (
+		b     strings.Builder
+		spans [32]MemberSpan
+		calls int
+	)
+	open := make([]bool, 0, 64) // per open container: an object
+	k, i, err := s.Peek(doc, 0)
+	if err != nil || k != ObjectStart && k != ArrayStart {
+		return "", 0, err
+	}
+	for {
+		if k == ObjectStart || k == ArrayStart {
+			if i, err = s.Open(doc, i); err != nil {
+				return b.String(), calls, err
+			}
+			open = append(open, k == ObjectStart)
+			b.WriteByte(byte(k))
+		}
+		if len(open) == 0 {
+			_, _, err = s.Peek(doc, i)
+			if err == nil {
+				err = s.End(len(doc))
+			}
+			return b.String(), calls, err
+		}
+		if open[len(open)-1] {
+			calls++
+			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+			for _, sp := range spans[:n] {
+				if sp.KeyStart < 0 {
+					b.WriteString("}{")
+					continue
+				}
+				b.Write(doc[sp.KeyStart:sp.KeyEnd])
+				b.WriteByte(':')
+				if sp.ValueEnd > 0 {
+					b.Write(doc[sp.ValueStart:sp.ValueEnd])
+					b.WriteByte(' ')
+				}
+			}
+			i = at
+			if closed {
+				open, k = open[:len(open)-1], None
+				b.WriteByte('}')
+				continue
+			}
+			if n == 0 || spans[n-1].ValueEnd != 0 {
+				var tok Token
+				if tok, i, err = s.Next(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+				if tok.Kind == ObjectEnd {
+					open, k = open[:len(open)-1], None
+					b.WriteByte('}')
+					continue
+				}
+				b.Write(doc[tok.Start:tok.End])
+				b.WriteByte(':')
+				if k, i, err = s.Peek(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+			} else {
+				k = ValueKind(doc[i])
+			}
+		} else {
+			var at int
+			calls++
+			if k, at = s.Element(doc, i); k == None {
+				if k, i, err = s.Peek(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+				at = i
+				if k == ArrayEnd {
+					_, at, _ = s.Next(doc, i)
+				}
+			}
+			if i = at; k == ArrayEnd {
+				open, k = open[:len(open)-1], None
+				b.WriteByte(']')
+				continue
+			}
+		}
+		if k == None { // the document ended
+			return b.String(), calls, s.End(len(doc))
+		}
+		if k != ObjectStart && k != ArrayStart {
+			j, ok := s.Scalar(doc, i, false)
+			if !ok {
+				if j, _, err = s.SkipValue(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+			}
+			b.Write(doc[i:j])
+			b.WriteByte(' ')
+			i, k = j, None
+		}
 	}
 }
