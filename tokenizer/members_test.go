@@ -236,7 +236,7 @@ func TestMembersSiblings(t *testing.T) {
 	docs := map[string][]byte{
 		"jobs":    []byte(`{"jobs":[{"n":"a","u":1},{"n":"b","u":2},{"n":"c","u":3},{},{},{"n":"d"},5,{"n":[{"x":1},{"y":2},{"z":3}]}],"k":1}`),
 		"pretty":  []byte("[\n  {\n    \"a\" : 1\n  },\n  {\n    \"a\" : 2\n  },\n  {\n    \"a\" : 3\n  },\n  {\n    \"a\" : 4\n  }\n]"),
-		"strings": []byte(`{"a":["x","y","z"],"a":[{"b":1},"w",{"c":2},"v",{"d":3},{"e":4}]}`),
+		"strings": []byte(`{"a":["x","y","z"],"a":[{"b":1},"w",{"c":2},"v",{"d":3},{"e":4}]}` + strings.Repeat(" ", 16)),
 		"error":   []byte(`[{"a":1},{"a":2},{"a":3},{"a":tru}]`),
 		"key":     []byte(`[{"a":1},{"a":2},{"a":3},{1:2}]`),
 		"cut":     []byte(`[{"a":1},{"a":2},{"a":3},{"a":4`),
