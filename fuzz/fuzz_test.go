@@ -123,6 +123,16 @@ func FuzzMask(f *testing.F) {
 	} {
 		f.Add([]byte(in), []byte(`{"keep":true,"obj":{"a":true,"zz":{"q":true}}}`), []byte{byte(5*i + 2), 1}, uint8(3*i))
 	}
+	// Arrays of objects, whose next object the member loop opens itself.
+	job := `{"name":"n","url":"u","c":1}`
+	for i, in := range []string{
+		`{"jobs":[` + strings.Repeat(job+",", 4) + `{},{},` + job + `,1,` + job + `,` + job + `],"keep":1}`,
+		`{"jobs":["a","b","c"],"jobs":[{"name":1},"d",{"c":2},"e",` + job + `,` + job + `,` + job + `]}`,
+		"{\"jobs\" : [\n  {\n    \"name\" : \"a\"\n  },\n  {\n    \"name\" : \"b\"\n  },\n  {\n    \"c\" : [1]\n  },\n  {\n    \"name\" : {\"x\":1}\n  }\n]}",
+		`{"jobs":[` + strings.Repeat(job+",", 3) + `{"name":"n","c":tru}]}`,
+	} {
+		f.Add([]byte(in), []byte(`{"jobs":{"name":true,"c":true},"keep":true}`), []byte{byte(11*i + 5), 2}, uint8(5*i))
+	}
 	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
 		opts, ref := options(flags)
 		m, err := jsonmask.Compile(mask, opts...)
