@@ -111,6 +111,28 @@ func FuzzMask(f *testing.F) {
 	for i, in := range append(inputs, suite...) {
 		f.Add(in, masks[i%len(masks)], []byte{byte(i), 3, 0}, uint8(i))
 	}
+	// Dropped members whose values are containers, which the tokenizer's
+	// member loop skips itself when the key's length rules it out.
+	for i, in := range []string{
+		`{"x":{"a":[1,{"b":[[],{}]}],"c":"s"},"keep":"v","obj":{"a":1,"zz":[1,{"q":2,"r":{}}],"y":{"a":[]}}}`,
+		`{"s1":{"x":"1","y":[1,2,3]},"s2":{"x":"2"},"s3":[],"keep":true,"s4":{"x":{"y":{}}}}`,
+		`{"x":{"q\"k":"a\\\"b\u0041}]"},"\u0078":{"a":1},"ob\u006a":{"a":2,"b":{}},"kxxp":[],"keep":3}`,
+		`{"x":{"a":tru},"keep":1}`,
+		`{"keep":1,"x":{"a":[1,2`,
+		"{\n  \"x\" : {\n    \"y\" : [ 1, 2 ]\n  },\n  \"keep\" : [ 1 ],\n  \"zz\" : { }\n}\n",
+	} {
+		f.Add([]byte(in), []byte(`{"keep":true,"obj":{"a":true,"zz":{"q":true}}}`), []byte{byte(5*i + 2), 1}, uint8(3*i))
+	}
+	// Arrays of objects, whose next object the member loop opens itself.
+	job := `{"name":"n","url":"u","c":1}`
+	for i, in := range []string{
+		`{"jobs":[` + strings.Repeat(job+",", 4) + `{},{},` + job + `,1,` + job + `,` + job + `],"keep":1}`,
+		`{"jobs":["a","b","c"],"jobs":[{"name":1},"d",{"c":2},"e",` + job + `,` + job + `,` + job + `]}`,
+		"{\"jobs\" : [\n  {\n    \"name\" : \"a\"\n  },\n  {\n    \"name\" : \"b\"\n  },\n  {\n    \"c\" : [1]\n  },\n  {\n    \"name\" : {\"x\":1}\n  }\n]}",
+		`{"jobs":[` + strings.Repeat(job+",", 3) + `{"name":"n","c":tru}]}`,
+	} {
+		f.Add([]byte(in), []byte(`{"jobs":{"name":true,"c":true},"keep":true}`), []byte{byte(11*i + 5), 2}, uint8(5*i))
+	}
 	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
 		opts, ref := options(flags)
 		m, err := jsonmask.Compile(mask, opts...)

@@ -167,6 +167,7 @@ func (m *Machine) Reset(prog *compile.Program, cfg Config) {
 func (m *Machine) resetDoc() {
 	m.sc.Reset(m.cfg.MaxDepth)
 	m.sc.SetMaxToken(m.cfg.MaxToken)
+	m.sc.SetSiblings(true) // members writes "},{" where Members opened the next element
 	m.phase, m.op = phLead, opToken
 	m.frames = m.frames[:0]
 	m.names.reset()

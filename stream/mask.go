@@ -67,9 +67,10 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				continue
 			}
 			// The fast path: a run of members read in one loop.
-			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted); n > 0 || closed {
-				var head bool
-				dst, head = m.members(dst, src, f, n)
+			// Members skips the containers of the keys f.lens drops.
+			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted, uint64(f.lens)); n > 0 || closed {
+				var end int
+				dst, end = m.members(dst, src, f, n)
 				if i = at; closed {
 					dst = append(dst, '}')
 					if m.pop() {
@@ -77,7 +78,16 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 					}
 					continue
 				}
-				if !head {
+				if end > 0 {
+					continue
+				}
+				if end < 0 {
+					// The skip of a dropped container stopped short: an
+					// error, or the window's end (opSkip goes on).
+					if err = m.sc.DropErr(); err != nil {
+						return dst, i, m.fail(err)
+					}
+					m.op = opSkip
 					continue
 				}
 				if c := src[i]; c|0x20 == '{' && f.entry != compile.NoEntry && !m.wild {
@@ -189,11 +199,12 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.
-// It reports whether the last one's value is still to be read (its ValueEnd is
-// 0); then memberValue goes on with it.
-func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
+// It returns the last one's ValueEnd: 0 when its value is still to be read
+// (then memberValue goes on with it), -1 when Members began to skip it and
+// stopped short, 1 for no span.
+func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	if n == 0 {
-		return dst, false
+		return dst, 1
 	}
 	spans := m.spans[:n]
 	e, lens := compile.NoEntry, f.lens
@@ -206,6 +217,10 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
+			if sp.KeyStart < 0 {
+				dst = m.sibling(dst, f)
+				continue
+			}
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
 		} else {
 			e = m.prog.Lookup(f.node, src[sp.KeyStart+1:sp.KeyEnd-1])
@@ -213,7 +228,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 				c.head, c.node, c.entry = sp.Head, f.node, e
 			}
 		}
-		if e == compile.NoEntry || sp.ValueEnd == 0 {
+		if e == compile.NoEntry || sp.ValueEnd <= 0 {
 			continue
 		}
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
@@ -232,9 +247,21 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, bool) {
 		}
 	}
 	last := &spans[len(spans)-1]
+	if last.KeyStart < 0 {
+		return dst, last.ValueEnd // f is the sibling's, with no member read yet
+	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
-	return dst, last.ValueEnd == 0
+	return dst, last.ValueEnd
+}
+
+// sibling closes the object of f, an element of the array in the frame
+// below, and opens the next element, an object that Scanner.Members opened
+// in its batch: f is the new element's frame, as open would push it.
+func (m *Machine) sibling(dst []byte, f *frame) []byte {
+	m.frames[len(m.frames)-2].index++
+	f.wrote, f.member, f.entry = false, false, compile.NoEntry
+	return append(dst, '}', ',', '{')
 }
 
 // memberValue goes on with the value of the member of f whose head was read

@@ -14,7 +14,9 @@
 // levels of a document and the mask compiler. Faster ones read what is whole
 // in the window and leave the rest to them, having consumed nothing:
 // [Scanner.Members] reads a run of plain members (key and scalar value) into
-// spans in one loop, [Scanner.Element] what comes before an array element,
+// spans in one loop, skipping the containers of the keys its caller drops by
+// length and, if asked, going on to the next object of an array;
+// [Scanner.Element] what comes before an array element,
 // [Scanner.Scalar] one scalar. [Scanner.SkipValue], [Scanner.AppendValue],
 // [Scanner.SkipTrusted] and [Scanner.AppendTrusted] consume a whole value in
 // tight loops, dropping it or appending it without whitespace to the buffer

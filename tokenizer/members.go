@@ -10,6 +10,8 @@ import (
 // span. ValueEnd is 0 when Members read only the
 // member's head: its value, which starts at ValueStart, is for the caller to
 // read (a container, or a scalar that is not whole and plain in the window).
+// It is -1 when Members began to skip the value, a dropped container, and
+// stopped short of its end (see Members).
 type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
@@ -27,12 +29,23 @@ type MemberSpan struct {
 // trusted is true), so that the verdict does not depend on the split (SPEC
 // S1).
 //
+// keep holds the lengths of the keys that the caller may keep, a bit each,
+// as compile.Lengths: bit n for a key of n bytes between its quotes, n below
+// 63, and bit 63 for 63 bytes or more. A member whose key has no escape and
+// a length not in keep is dropped: when its value is a container, Members
+// skips it (SkipValue, or SkipTrusted when trusted is true) and goes on, as
+// for a scalar. A caller that drops nothing passes ^uint64(0).
+//
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
 // byte; otherwise it follows the last value read. closed
 // reports that the object's closing '}' was read too (the index follows it).
 // Whatever stops the loop (the window ends, an error) is left unconsumed,
-// for Next and Peek, which report errors precisely.
+// for Next and Peek, which report errors precisely; except in a dropped
+// container being skipped: then the last span has ValueEnd -1, the index is
+// where the skip stopped, and [Scanner.DropErr] says why. Where it is nil,
+// the window ended: the caller goes on with SkipValue (SkipTrusted) at the
+// index, as if it had begun the skip itself.
 //
 // Each turn of the loop reads one member, in state (stKeyOrEnd after '{',
 // stNext after a value, stKey after ','):
@@ -43,11 +56,17 @@ type MemberSpan struct {
 //	         the run to '}') and the colon run, else the bytes read and
 //	         checked one by one; the key by plainEnd, or str when escaped
 //	         or not ASCII; a head that missed twice is learned anew
-//	value    a container, or a scalar not whole in the window: the span
-//	         ends the batch (ValueEnd 0); else the scalar's end, stNext
-//	stop     '}' (closed), the window's end, anything else: the rest is
-//	         the caller's
-func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (n, at int, closed bool) {
+//	value    a container whose key keep drops: skipped, stNext (or the
+//	         batch ends, ValueEnd -1); another container, or a scalar not
+//	         whole in the window: the span ends the batch (ValueEnd 0);
+//	         else the scalar's end, stNext
+//	closed   '}': with SetSiblings, where the object is an element of an
+//	         array and the run to the next element is the one remembered
+//	         for its elements, ending in '{': that object is opened, a span
+//	         with KeyStart -1 says so, stKeyOrEnd; else the batch ends
+//	         (closed)
+//	stop     the window's end, anything else: the rest is the caller's
+func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
 		return 0, i, false
@@ -70,6 +89,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	if state == stKeyOrEnd {
 		hs.next = 0
 	}
+	end := 0 // where the object closed
+loop:
 	for n < len(spans) {
 		j := i
 		var ks, ke int
@@ -96,9 +117,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 				ks = j + runs.open.n - 1
 			} else {
 				if state == stNext && runs.close.match(src, j) {
-					s.depth--
-					s.state = s.after()
-					return n, j + runs.close.n, true
+					end = j + runs.close.n
+					goto closed
 				}
 				if j < len(src) && src[j] <= ' ' {
 					j = skipSpace(src, j)
@@ -111,9 +131,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 					if src[j] != ',' {
 						if src[j] == '}' {
 							runs.close.remember(src, i, j+1)
-							s.depth--
-							s.state = s.after()
-							return n, j + 1, true
+							end = j + 1
+							goto closed
 						}
 						s.state = state
 						return n, i, false
@@ -123,9 +142,8 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 					}
 				case stKeyOrEnd:
 					if src[j] == '}' {
-						s.depth--
-						s.state = s.after()
-						return n, j + 1, true
+						end = j + 1
+						goto closed
 					}
 				}
 				if j >= len(src) || src[j] != '"' {
@@ -185,11 +203,16 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 		hs.next++
 		// The value, when it is a scalar whole in the window.
 		vs := j
-		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's
+		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			return n, vs, false
-		}
-		if j = s.scalarEnd(src, j, trusted); j == 0 {
+			if keep>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
+				return n, vs, false
+			}
+			if j = s.dropValue(src, j, trusted); j < 0 {
+				sp.ValueEnd = -1
+				return n, -j - 1, false
+			}
+		} else if j = s.scalarEnd(src, j, trusted); j == 0 {
 			s.state = stValue
 			return n, vs, false
 		}
@@ -198,7 +221,68 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool) (
 	}
 	s.state = state
 	return n, i, false
+
+closed: // the object closed at src[end-1]
+	s.depth--
+	if s.siblings && n < len(spans) {
+		if k := s.sibling(src, end); k > 0 {
+			spans[n] = MemberSpan{KeyStart: -1, KeyEnd: -1, ValueStart: k, ValueEnd: k, Escaped: true}
+			n++
+			i, state, hs.next = k, stKeyOrEnd, 0
+			goto loop
+		}
+	}
+	s.state = s.after()
+	return n, end, true
 }
+
+// sibling opens the object that follows, in the innermost container, an
+// object that closed at src[j-1], when that container is an array and the
+// run from the ',' to the '{' is the one remembered for its elements
+// (Element), and returns the index after the '{'; else it returns 0 and
+// leaves s as it was.
+func (s *Scanner) sibling(src []byte, j int) int {
+	if s.depth == 0 || s.inObject() {
+		return 0
+	}
+	r := &s.layout.runs[s.depth&(len(s.layout.runs)-1)].elem
+	if !r.match(src, j) || src[j+r.n-1] != '{' || !s.pushFast(true) {
+		return 0
+	}
+	return j + r.n
+}
+
+// SetSiblings lets Members go on, when an object closes in an array and the
+// next element is an object, with that object's members in the same batch:
+// a span with KeyStart -1 (and Escaped true) says where the next object
+// opened, at ValueEnd. Reset turns it off.
+func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
+
+// dropValue skips the container at src[i], the value of a member that
+// Members drops, and returns the index after it. Where the skip stops short
+// (the window ends, or an error: s.dropErr), it returns -1 minus the index
+// where it stopped.
+func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
+	var (
+		done bool
+		err  error
+	)
+	if trusted {
+		i, done, err = s.SkipTrusted(src, i)
+	} else {
+		i, done, err = s.SkipValue(src, i)
+	}
+	if !done {
+		s.dropErr = err
+		return -i - 1
+	}
+	return i
+}
+
+// DropErr returns why the skip of the dropped container that [Scanner.Members]
+// began stopped short (its last span's ValueEnd is -1): the error, or nil when
+// the window ended.
+func (s *Scanner) DropErr() error { return s.dropErr }
 
 // skipSpace1 is skipSpace with the run of one space, as around a
 // pretty-printed ':', taken without its loop. It does not inline, so value,

@@ -1,7 +1,10 @@
 package tokenizer
 
 import (
+	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,7 +36,7 @@ func TestHeadNames(t *testing.T) {
 				if tok.Kind != ObjectStart {
 					continue
 				}
-				n, at, closed := s.Members(doc, i, spans[:], false)
+				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
 				if !closed {
 					t.Fatalf("%s: Members did not read %s whole", name, doc[i:])
 				}
@@ -117,6 +120,244 @@ func TestOpenFast(t *testing.T) {
 				}
 				fast.state, slow.state = stValue, stValue
 			}
+		}
+	}
+}
+
+// TestMembersDrop checks Members' keep argument: the container of a member
+// whose key has no escape and a length not in keep is skipped in the batch,
+// with the span's ValueEnd after it; any other container ends the batch at
+// its first byte. A skip that the window cuts, or that fails, ends the batch
+// with ValueEnd -1, where it stopped, and DropErr says why. Each document is
+// read from after its '{', whole and cut at every byte: the cut one goes on
+// with SkipValue (SkipTrusted) in the next window, and must end the value
+// where the whole one did, or give its error.
+func TestMembersDrop(t *testing.T) {
+	long := `"` + strings.Repeat("k", 70) + `"`
+	for _, c := range []struct {
+		name    string
+		doc     string
+		keep    uint64
+		trusted bool
+		want    string // the spans (key and ValueEnd), at and closed; or the error
+	}{
+		{"Skipped", `{"x":{"a":[1,{}]},"yy":[],"keep":{"b":1}}`, 1 << 4, false, `"x":17 "yy":25 "keep":0 at=33`},
+		{"KeepAll", `{"x":{"a":1},"keep":2}`, ^uint64(0), false, `"x":0 at=5`},
+		{"KeepNone", `{"x":{},"keep":{"a":{}},"y":1}`, 0, false, `"x":7 "keep":23 "y":29 at=30 closed`},
+		{"Pretty", "{\n  \"x\" : [ 1 ,\n 2 ] ,\n  \"y\": 3\n}", 1 << 4, false, `"x":20 "y":31 at=33 closed`},
+		{"Escaped", `{"\u0078":{},"x":{}}`, 1 << 4, false, `"\u0078":0 at=10`},
+		{"LongKept", `{` + long + `:{"a":1},"x":[]}`, 1 << 63, false, long + `:0 at=74`},
+		{"LongDropped", `{` + long + `:{"a":1},"x":[]}`, 1 << 4, false, long + `:81 "x":88 at=89 closed`},
+		{"Scalars", `{"x":1,"y":"s","z":[true]}`, 1 << 4, false, `"x":6 "y":14 "z":25 at=26 closed`},
+		{"Invalid", `{"x":{"a":tru},"y":1}`, 1 << 4, false, `"x":-1 at=13 err=invalid character '}' in literal true (expecting 'e') at offset 13`},
+		{"InvalidTrusted", `{"x":{"a":tru},"y":1}`, 1 << 4, true, `"x":14 "y":20 at=21 closed`},
+		{"Deep", `{"x":[[[[[1]]]]]}`, 1 << 4, false, `"x":-1 at=8 err=exceeded max depth 4 at offset 8`},
+		{"Unclosed", `{"x":{"a":[1,2`, 1 << 4, false, `"x":-1 at=14`},
+		{"UnclosedTrusted", `{"x":{"a":"[1,2`, 1 << 4, true, `"x":-1 at=15`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := []byte(c.doc)
+			var s Scanner
+			read := func(src []byte) (string, int, []MemberSpan) {
+				s.Reset(4)
+				var spans [32]MemberSpan
+				_, i, err := s.Next(src, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep)
+				var b strings.Builder
+				for _, sp := range spans[:n] {
+					b.WriteString(string(src[sp.KeyStart:sp.KeyEnd]) + ":" + strconv.Itoa(sp.ValueEnd) + " ")
+				}
+				b.WriteString("at=" + strconv.Itoa(at))
+				if closed {
+					b.WriteString(" closed")
+				}
+				if err := s.DropErr(); err != nil {
+					b.WriteString(" err=" + err.Error())
+				}
+				return b.String(), at, spans[:n]
+			}
+			got, _, whole := read(doc)
+			if got != c.want {
+				t.Fatalf("got  %s\nwant %s", got, c.want)
+			}
+			ends := map[int]int{} // ValueEnd by KeyStart, read whole
+			dropped, resumed := 0, 0
+			for _, sp := range whole {
+				ends[sp.KeyStart] = sp.ValueEnd
+				if sp.ValueEnd != 0 && doc[sp.ValueStart]|0x20 == '{' {
+					dropped++
+				}
+			}
+			for cut := 2; cut < len(doc); cut++ {
+				_, at, spans := read(doc[:cut])
+				n := len(spans)
+				if n == 0 || spans[n-1].ValueEnd >= 0 || s.DropErr() != nil {
+					continue
+				}
+				// Cut inside a dropped value: the machine goes on with it.
+				resumed++
+				s.SetBase(int64(cut))
+				skip := s.SkipValue
+				if c.trusted {
+					skip = s.SkipTrusted
+				}
+				j, done, err := skip(doc[cut:], at-cut)
+				want := ends[spans[n-1].KeyStart] // -1: the whole read stopped too
+				switch {
+				case err != nil:
+					if want != -1 || !strings.Contains(c.want, "err="+err.Error()) {
+						t.Fatalf("cut at %d: the skip went on to %v; read whole: %s", cut, err, c.want)
+					}
+				case !done:
+					if want != -1 || strings.Contains(c.want, "err=") {
+						t.Fatalf("cut at %d: the skip did not end; read whole: %s", cut, c.want)
+					}
+				case j+cut != want:
+					t.Fatalf("cut at %d: the skip ended at %d; read whole: %s", cut, j+cut, c.want)
+				}
+			}
+			if dropped > 0 && resumed == 0 {
+				t.Fatal("no cut fell in a dropped container: the test checks nothing")
+			}
+		})
+	}
+}
+
+// TestMembersSiblings: with SetSiblings, Members reads on from an object
+// that closes in an array to the next element when that is an object laid
+// out as the last one was, with a span whose KeyStart is -1 between them.
+// Walked as the machine walks the masked levels, every document must give
+// the same members, containers and errors as without, and the documents
+// made of arrays of objects must take fewer calls.
+func TestMembersSiblings(t *testing.T) {
+	docs := map[string][]byte{
+		"jobs":    []byte(`{"jobs":[{"n":"a","u":1},{"n":"b","u":2},{"n":"c","u":3},{},{},{"n":"d"},5,{"n":[{"x":1},{"y":2},{"z":3}]}],"k":1}`),
+		"pretty":  []byte("[\n  {\n    \"a\" : 1\n  },\n  {\n    \"a\" : 2\n  },\n  {\n    \"a\" : 3\n  },\n  {\n    \"a\" : 4\n  }\n]"),
+		"strings": []byte(`{"a":["x","y","z"],"a":[{"b":1},"w",{"c":2},"v",{"d":3},{"e":4}]}` + strings.Repeat(" ", 16)),
+		"error":   []byte(`[{"a":1},{"a":2},{"a":3},{"a":tru}]`),
+		"key":     []byte(`[{"a":1},{"a":2},{"a":3},{1:2}]`),
+		"cut":     []byte(`[{"a":1},{"a":2},{"a":3},{"a":4`),
+	}
+	saves := map[string]bool{"jobs": true, "pretty": true, "strings": true, "error": true, "key": true}
+	maps.Copy(docs, suiteFiles(t))
+	for name, doc := range docs {
+		var s Scanner
+		off, offCalls, offErr := traceMembers(&s, doc, false)
+		on, onCalls, onErr := traceMembers(&s, doc, true)
+		if on != off || fmt.Sprint(onErr) != fmt.Sprint(offErr) {
+			t.Fatalf("%s: with siblings\n%s %v\nwithout\n%s %v", name, on, onErr, off, offErr)
+		}
+		if onCalls > offCalls || onCalls == offCalls && saves[name] {
+			t.Errorf("%s: %d calls with siblings, %d without", name, onCalls, offCalls)
+		}
+	}
+}
+
+// traceMembers walks doc as walkMembers does, with Members reading on to
+// sibling objects when siblings is true, and returns what it read: each
+// container's brackets, each member's key and value, each scalar element,
+// and how many calls of Members and Element it took.
+func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
+	s.Reset(0)
+	s.SetSiblings(siblings)
+	var (
+		b     strings.Builder
+		spans [32]MemberSpan
+		calls int
+	)
+	open := make([]bool, 0, 64) // per open container: an object
+	k, i, err := s.Peek(doc, 0)
+	if err != nil || k != ObjectStart && k != ArrayStart {
+		return "", 0, err
+	}
+	for {
+		if k == ObjectStart || k == ArrayStart {
+			if i, err = s.Open(doc, i); err != nil {
+				return b.String(), calls, err
+			}
+			open = append(open, k == ObjectStart)
+			b.WriteByte(byte(k))
+		}
+		if len(open) == 0 {
+			_, _, err = s.Peek(doc, i)
+			if err == nil {
+				err = s.End(len(doc))
+			}
+			return b.String(), calls, err
+		}
+		if open[len(open)-1] {
+			calls++
+			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+			for _, sp := range spans[:n] {
+				if sp.KeyStart < 0 {
+					b.WriteString("}{")
+					continue
+				}
+				b.Write(doc[sp.KeyStart:sp.KeyEnd])
+				b.WriteByte(':')
+				if sp.ValueEnd > 0 {
+					b.Write(doc[sp.ValueStart:sp.ValueEnd])
+					b.WriteByte(' ')
+				}
+			}
+			i = at
+			if closed {
+				open, k = open[:len(open)-1], None
+				b.WriteByte('}')
+				continue
+			}
+			if n == 0 || spans[n-1].ValueEnd != 0 {
+				var tok Token
+				if tok, i, err = s.Next(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+				if tok.Kind == ObjectEnd {
+					open, k = open[:len(open)-1], None
+					b.WriteByte('}')
+					continue
+				}
+				b.Write(doc[tok.Start:tok.End])
+				b.WriteByte(':')
+				if k, i, err = s.Peek(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+			} else {
+				k = ValueKind(doc[i])
+			}
+		} else {
+			var at int
+			calls++
+			if k, at = s.Element(doc, i); k == None {
+				if k, i, err = s.Peek(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+				at = i
+				if k == ArrayEnd {
+					_, at, _ = s.Next(doc, i)
+				}
+			}
+			if i = at; k == ArrayEnd {
+				open, k = open[:len(open)-1], None
+				b.WriteByte(']')
+				continue
+			}
+		}
+		if k == None { // the document ended
+			return b.String(), calls, s.End(len(doc))
+		}
+		if k != ObjectStart && k != ArrayStart {
+			j, ok := s.Scalar(doc, i, false)
+			if !ok {
+				if j, _, err = s.SkipValue(doc, i); err != nil {
+					return b.String(), calls, err
+				}
+			}
+			b.Write(doc[i:j])
+			b.WriteByte(' ')
+			i, k = j, None
 		}
 	}
 }

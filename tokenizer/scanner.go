@@ -52,6 +52,7 @@ type Scanner struct {
 	offset   int64 // offset in the whole input of the current window's first byte: SetBase
 	maxDepth int   // the nesting limit: Reset
 	maxToken int   // the longest string (quotes included) or number, in bytes: SetMaxToken
+	siblings bool  // Members goes on with the next object of an array: SetSiblings
 
 	// out is where AppendValue and AppendTrusted append: the caller's dst
 	// for the call, nil between calls. A field rather than a parameter of
@@ -90,6 +91,8 @@ type doc struct {
 
 	tokStart int64 // offset in the input where the current string or number began
 	u8at     int64 // offset in the input of u8lead: a sequence's error names its first byte
+
+	dropErr error // why Members' skip of a dropped container stopped short: DropErr
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
@@ -99,7 +102,7 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	s.offset, s.maxDepth, s.maxToken, s.out = 0, maxDepth, math.MaxInt, nil
+	s.offset, s.maxDepth, s.maxToken, s.out, s.siblings = 0, maxDepth, math.MaxInt, nil, false
 	s.doc = doc{}
 }
 
