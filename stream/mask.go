@@ -68,9 +68,9 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			}
 			// The fast path: a run of members read in one loop.
 			// Members skips the containers of the keys f.lens drops.
-			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted, uint64(f.lens)); n > 0 || closed {
+			if n, at, closed := m.sc.Members(src, i, m.spans[:], m.cfg.Trusted, uint64(f.lens), m.found.descents(f.node)); n > 0 || closed {
 				var end int
-				dst, end = m.members(dst, src, f, n)
+				dst, end, f = m.members(dst, src, f, n)
 				if i = at; closed {
 					dst = append(dst, '}')
 					if m.pop() {
@@ -92,6 +92,11 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 				}
 				if c := src[i]; c|0x20 == '{' && f.entry != compile.NoEntry && !m.wild {
 					if node := m.prog.Entry(f.entry).Node; node != compile.Keep && m.sc.OpenFast(c == '{') {
+						if h := m.spans[n-1].Head; h != 0 && c == '{' {
+							if d := m.found.descents(f.node); d != nil {
+								d.Learn(h, uint64(m.prog.KeyLengths(node))) // Members opens it next time
+							}
+						}
 						dst, i = m.open(dst, f, c, node), i+1 // value's case of a masked container, in short
 						continue
 					}
@@ -201,10 +206,12 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 // that Scanner.Members read, and records the last one as the member being read.
 // It returns the last one's ValueEnd: 0 when its value is still to be read
 // (then memberValue goes on with it), -1 when Members began to skip it and
-// stopped short, 1 for no span.
-func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
+// stopped short, 1 (or more) for no span or nothing left; and the innermost
+// frame, which a span that opened an object (tokenizer.SpanOpened) or
+// closed one (tokenizer.SpanClose) changed.
+func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int, *frame) {
 	if n == 0 {
-		return dst, 1
+		return dst, 1, f
 	}
 	spans := m.spans[:n]
 	e, lens := compile.NoEntry, f.lens
@@ -218,7 +225,16 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
 			if sp.KeyStart < 0 {
-				dst = m.sibling(dst, f)
+				if sp.KeyStart == tokenizer.SpanSibling {
+					dst = m.sibling(dst, f)
+					continue
+				}
+				// The object that a span opened closed: as a '}' at
+				// opToken, where it is not the root's.
+				dst = append(dst, '}')
+				m.frames = m.frames[:len(m.frames)-1]
+				f = &m.frames[len(m.frames)-1]
+				lens = f.lens
 				continue
 			}
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
@@ -229,6 +245,15 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 			}
 		}
 		if e == compile.NoEntry || sp.ValueEnd <= 0 {
+			if sp.ValueEnd == tokenizer.SpanOpened {
+				// Members opened the value, an object e masks (the
+				// Descents that Learn filled): as open after OpenFast.
+				f.member, f.entry = true, e
+				m.key, m.keyInSrc, m.keyOver = src[sp.KeyStart:sp.KeyEnd], true, false
+				dst = m.open(dst, f, '{', m.prog.Entry(e).Node)
+				f = &m.frames[len(m.frames)-1]
+				lens = f.lens
+			}
 			continue
 		}
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
@@ -248,11 +273,14 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
-		return dst, last.ValueEnd // f is the sibling's, with no member read yet
+		return dst, last.ValueEnd, f // f is the sibling's, with no member read yet, or the enclosing object's
+	}
+	if last.ValueEnd == tokenizer.SpanOpened {
+		return dst, 1, f // f is the opened object's, with no member read yet
 	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
-	return dst, last.ValueEnd
+	return dst, last.ValueEnd, f
 }
 
 // sibling closes the object of f, an element of the array in the frame

@@ -21,6 +21,39 @@ type MemberSpan struct {
 	Head uint64
 }
 
+// Descents names, for one object node of a caller's mask, the members whose
+// object values [Scanner.Members] may open itself and read on into: a few
+// Heads (0: an empty slot), each with its child node's key lengths (as
+// keep). The caller fills it from what it decided for a Head; Members never
+// looks a key up.
+type Descents struct {
+	Head [4]uint64
+	Keep [4]uint64
+}
+
+// Learn makes head, whose member's object value the caller opens and masks
+// by a node whose key lengths are keep, one of d's, in the slot that the
+// head's name picks.
+func (d *Descents) Learn(head, keep uint64) {
+	k := head & (uint64(len(d.Head)) - 1)
+	d.Head[k], d.Keep[k] = head, keep
+}
+
+// MemberSpan KeyStart values and ValueEnd values with a meaning of their own.
+const (
+	// SpanSibling (KeyStart) says that an object in an array closed and the
+	// next element, an object, opened at ValueEnd (see SetSiblings).
+	SpanSibling = -1
+	// SpanClose (KeyStart) says that the object that a span with ValueEnd
+	// SpanOpened opened closed, at ValueEnd-1; the members that follow are
+	// the enclosing object's again.
+	SpanClose = -2
+	// SpanOpened (ValueEnd) says that the member's value, an object whose
+	// Head the Descents name, was opened at ValueStart: the members that
+	// follow are its own, up to a span with KeyStart SpanClose.
+	SpanOpened = -2
+)
+
 // Members reads the members of the innermost object from src[i] (after '{'
 // or a member's value) into spans: as many as fit, in one tight loop. It
 // reads a member only when its head (the ',' before it, its key and ':') is
@@ -66,11 +99,16 @@ type MemberSpan struct {
 //	         with KeyStart -1 says so, stKeyOrEnd; else the batch ends
 //	         (closed)
 //	stop     the window's end, anything else: the rest is the caller's
-func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64) (n, at int, closed bool) {
+func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64, desc *Descents) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
 		return 0, i, false
 	}
+	if s.heads == nil {
+		s.heads = newHeadTable()
+	}
+	s.down = false
+top: // here again at a depth that the loop went down to or back up from
 	// Members of one object are usually laid out alike: the bytes from a
 	// value's end to the next key's quote (",\n    \""), from a key's end to
 	// its value (" : "), from '{' to the first key and from the last value to
@@ -82,9 +120,6 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	// value (",\n    \"key\" : ") is remembered for each of an object's
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
-	if s.heads == nil {
-		s.heads = newHeadTable()
-	}
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	if state == stKeyOrEnd {
 		hs.next = 0
@@ -205,8 +240,23 @@ loop:
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			if keep>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
-				return n, vs, false
+			kp := keep
+			if s.down {
+				kp = s.downKeep
+			}
+			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
+				if head == 0 || desc == nil || s.down || src[j] != '{' {
+					return n, vs, false
+				}
+				k := head & (uint64(len(desc.Head)) - 1)
+				if desc.Head[k] != head || !s.pushFast(true) {
+					return n, vs, false
+				}
+				// Down into the value, an object the caller masks.
+				sp.ValueEnd = SpanOpened
+				s.down, s.downKeep = true, desc.Keep[k]
+				i, state = j+1, stKeyOrEnd
+				goto top
 			}
 			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
@@ -224,9 +274,18 @@ loop:
 
 closed: // the object closed at src[end-1]
 	s.depth--
+	// Every way here is from the loop before it filled a span: spans[n]
+	// is free.
+	if s.down { // back up in the enclosing object, which Members read before
+		spans[n] = MemberSpan{KeyStart: SpanClose, KeyEnd: SpanClose, ValueStart: end, ValueEnd: end, Escaped: true}
+		n++
+		s.down = false
+		i, state = end, stNext
+		goto top
+	}
 	if s.siblings && n < len(spans) {
 		if k := s.sibling(src, end); k > 0 {
-			spans[n] = MemberSpan{KeyStart: -1, KeyEnd: -1, ValueStart: k, ValueEnd: k, Escaped: true}
+			spans[n] = MemberSpan{KeyStart: SpanSibling, KeyEnd: SpanSibling, ValueStart: k, ValueEnd: k, Escaped: true}
 			n++
 			i, state, hs.next = k, stKeyOrEnd, 0
 			goto loop

@@ -36,7 +36,7 @@ func TestHeadNames(t *testing.T) {
 				if tok.Kind != ObjectStart {
 					continue
 				}
-				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
 				if !closed {
 					t.Fatalf("%s: Members did not read %s whole", name, doc[i:])
 				}
@@ -165,7 +165,7 @@ func TestMembersDrop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep)
+				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep, nil)
 				var b strings.Builder
 				for _, sp := range spans[:n] {
 					b.WriteString(string(src[sp.KeyStart:sp.KeyEnd]) + ":" + strconv.Itoa(sp.ValueEnd) + " ")
@@ -290,7 +290,7 @@ func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
 		}
 		if open[len(open)-1] {
 			calls++
-			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
 			for _, sp := range spans[:n] {
 				if sp.KeyStart < 0 {
 					b.WriteString("}{")
