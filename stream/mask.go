@@ -214,10 +214,10 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int, *frame
 		return dst, 1, f
 	}
 	spans := m.spans[:n]
-	e, lens := compile.NoEntry, f.lens
+	e := compile.NoEntry
 	for k := range spans {
 		sp := &spans[k]
-		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
+		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
 			e = compile.NoEntry // most keys of a response are not the mask's
 			continue
 		}
@@ -234,7 +234,6 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int, *frame
 				dst = append(dst, '}')
 				m.frames = m.frames[:len(m.frames)-1]
 				f = &m.frames[len(m.frames)-1]
-				lens = f.lens
 				continue
 			}
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
@@ -252,7 +251,6 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int, *frame
 				m.key, m.keyInSrc, m.keyOver = src[sp.KeyStart:sp.KeyEnd], true, false
 				dst = m.open(dst, f, '{', m.prog.Entry(e).Node)
 				f = &m.frames[len(m.frames)-1]
-				lens = f.lens
 			}
 			continue
 		}
