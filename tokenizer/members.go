@@ -107,7 +107,7 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	if s.heads == nil {
 		s.heads = newHeadTable()
 	}
-	s.down = false
+	s.down, s.wentDown = false, false
 top: // here again at a depth that the loop went down to or back up from
 	// Members of one object are usually laid out alike: the bytes from a
 	// value's end to the next key's quote (",\n    \""), from a key's end to
@@ -254,7 +254,7 @@ loop:
 				}
 				// Down into the value, an object the caller masks.
 				sp.ValueEnd = SpanOpened
-				s.down, s.downKeep = true, desc.Keep[k]
+				s.down, s.downKeep, s.wentDown = true, desc.Keep[k], true
 				i, state = j+1, stKeyOrEnd
 				goto top
 			}
@@ -310,6 +310,10 @@ func (s *Scanner) sibling(src []byte, j int) int {
 	}
 	return j + r.n
 }
+
+// WentDown reports whether the last call of Members went down into a
+// member's object (a span with ValueEnd SpanOpened).
+func (s *Scanner) WentDown() bool { return s.wentDown }
 
 // SetSiblings lets Members go on, when an object closes in an array and the
 // next element is an object, with that object's members in the same batch:

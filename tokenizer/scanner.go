@@ -96,8 +96,8 @@ type doc struct {
 
 	// Within one call of Members: it went down into a member's object
 	// (Descents), whose keys' lengths are downKeep.
-	down     bool
-	downKeep uint64
+	down, wentDown bool
+	downKeep       uint64
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
