@@ -11,7 +11,8 @@ import (
 // member's head: its value, which starts at ValueStart, is for the caller to
 // read (a container, or a scalar that is not whole and plain in the window).
 // It is -1 when Members began to skip the value, a dropped container, and
-// stopped short of its end (see Members).
+// stopped short of its end, and SpanOpened when it opened the value, an
+// object, and went on with its members (see Members).
 type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
@@ -69,6 +70,14 @@ const (
 // skips it (SkipValue, or SkipTrusted when trusted is true) and goes on, as
 // for a scalar. A caller that drops nothing passes ^uint64(0).
 //
+// desc, when not nil, names the members (by Head) whose object values the
+// caller masks by a node of its own: for such a member Members opens the
+// object (a span with ValueEnd SpanOpened), reads its members with the
+// child's keep from desc, and at its '}' goes back up (a span with KeyStart
+// SpanClose) to the members of the object it was called for; one level
+// down at most, and never past the nesting limit. [Scanner.WentDown] says
+// whether the batch holds such spans.
+//
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
 // byte; otherwise it follows the last value read. closed
@@ -90,10 +99,13 @@ const (
 //	         checked one by one; the key by plainEnd, or str when escaped
 //	         or not ASCII; a head that missed twice is learned anew
 //	value    a container whose key keep drops: skipped, stNext (or the
-//	         batch ends, ValueEnd -1); another container, or a scalar not
+//	         batch ends, ValueEnd -1); an object whose Head desc names,
+//	         not yet down: opened, SpanOpened, stKeyOrEnd at the top
+//	         with the child's keep; another container, or a scalar not
 //	         whole in the window: the span ends the batch (ValueEnd 0);
 //	         else the scalar's end, stNext
-//	closed   '}': with SetSiblings, where the object is an element of an
+//	closed   '}': down, back up: a span with KeyStart SpanClose, stNext
+//	         at the top; with SetSiblings, where the object is an element of an
 //	         array and the run to the next element is the one remembered
 //	         for its elements, ending in '{': that object is opened, a span
 //	         with KeyStart -1 says so, stKeyOrEnd; else the batch ends
