@@ -133,6 +133,18 @@ func FuzzMask(f *testing.F) {
 	} {
 		f.Add([]byte(in), []byte(`{"jobs":{"name":true,"c":true},"keep":true}`), []byte{byte(11*i + 5), 2}, uint8(5*i))
 	}
+	// Objects of an array holding objects that the mask recurses into,
+	// which the member loop goes down into once the machine has opened one.
+	el := `{"distance":{"text":"1 m","value":1},"duration":{"text":"2 s","value":{"v":2}},"status":"OK"}`
+	for i, in := range []string{
+		`{"rows":[` + strings.Repeat(el+",", 4) + `{"distance":{},"duration":{"te\u0078t":1}},` + el + `]}`,
+		`{"rows":[` + strings.Repeat(el+",", 4) + `{"distance":{"text":"a","text":{"b":[1]},"x":{"y":[]}},"distance":"s"}]}`,
+		`{"rows":[` + strings.Repeat(el+",", 4) + `{"distance":{"text":"1 m","value":tru}}]}`,
+		`{"rows":[` + strings.Repeat(el+",", 4) + `[[[[[[[[` + el + `]]]]]]]]]}`,
+		"{\"rows\":[" + strings.Repeat("{\n  \"distance\" : {\n    \"text\" : \"a\"\n  },\n  \"status\" : 1\n},", 4) + "{}]}",
+	} {
+		f.Add([]byte(in), []byte(`{"rows":{"status":true,"distance":{"text":true},"duration":{"text":true,"value":{"w":true}}}}`), []byte{byte(7*i + 3), 2}, uint8(7*i))
+	}
 	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
 		opts, ref := options(flags)
 		m, err := jsonmask.Compile(mask, opts...)

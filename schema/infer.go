@@ -227,7 +227,7 @@ func (in *Inferrer) scan(p []byte) error {
 				continue
 			}
 		default:
-			n, at, closed := in.sc.Members(p, i, in.spans[:], false, ^uint64(0))
+			n, at, closed := in.sc.Members(p, i, in.spans[:], false, ^uint64(0), nil)
 			in.members(p, n)
 			switch {
 			case closed:

@@ -9,8 +9,10 @@
 // ([tokenizer.Scanner.Members]) and the machine looks each key up and writes
 // the kept ones, one append per member where key and value stand together.
 // A run goes on past a dropped container whose key no member of the mask's
-// node can have (its length says so: compile.Lengths), and from one object
-// of an array to the next.
+// node can have (its length says so: compile.Lengths), from one object
+// of an array to the next, and into and out of the object of a member that
+// the mask recurses into, once the machine has opened one with that member's
+// head (tokenizer.Descents, per node).
 // Values that the mask keeps whole are copied by the tokenizer in runs; where
 // the AVX-512 kernels run ([tokenizer.WideCopy]), a kept object or array is
 // read twice instead, window by window: checked by the validating scanner,

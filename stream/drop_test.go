@@ -204,3 +204,103 @@ func TestSiblingObjects(t *testing.T) {
 		})
 	}
 }
+
+// TestMaskedChildObjects masks arrays of objects whose members hold objects
+// that the mask recurses into, as google-maps' elements hold "distance" and
+// "duration": once the machine has opened such a member's object itself, it
+// names its Head to Scanner.Members (Descents), which then goes down into it
+// and back up in its batch. Every document repeats its elements, so that the
+// heads are learned and the later ones are read that way, with the odd
+// element (empty, escaped, duplicate, invalid, cut, too deep, too long) among
+// them; KeptObjects holds objects kept whole beside one masked, whose heads
+// share the Descents' slots. The output, or the error with its offset,
+// message and pointer, must be main's, whole, split at every byte and a byte
+// at a time; the Machine is reused from one way to the next, so that the
+// later ways go down from the start. Each want was taken from main at
+// b49e070, where the same cases pass.
+func TestMaskedChildObjects(t *testing.T) {
+	const mask = `{"rows":{"elements":{"status":true,"distance":{"text":true},"duration":{"text":true,"value":true},"deep":{"a":{"b":{"c":true}}}}},"keep":true}`
+	rows := func(elems ...string) string {
+		return `{"rows":[{"elements":[` + strings.Join(elems, ",") + `]}],"keep":1}`
+	}
+	el := `{"distance":{"text":"1 m","value":1},"duration":{"text":"2 s","value":2},"status":"OK"}`
+	many := func(last string) string { return rows(el, el, el, el, last, el) }
+	for _, c := range []struct {
+		name string
+		mask string
+		cfg  Config
+		doc  string
+		want string
+	}{
+		{"Plain", mask, Config{}, many(el), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"Empty", mask, Config{}, many(`{"distance":{},"duration":{},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{},"duration":{},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"EmptyPretty", mask, Config{}, many(`{"distance":{ },"duration":{  },"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{},"duration":{},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"Pretty", mask, Config{}, "{\"rows\" : [ {\n  \"elements\" : [ " + strings.Repeat("{\n    \"distance\" : {\n      \"text\" : \"1 m\",\n      \"value\" : 1\n    },\n    \"duration\" : {\n      \"text\" : \"2 s\",\n      \"value\" : 2\n    },\n    \"status\" : \"OK\"\n  }, ", 5) + "{ }\n] } ]\n}", `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{}]}]}`},
+		{"EscapedKeyInside", mask, Config{}, many(`{"distance":{"te\u0078t":"e","value":1},"duration":{"\u0074ext":"f","value":2},"status":"OK"}`), "{\"rows\":[{\"elements\":[{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"te\\u0078t\":\"e\"},\"duration\":{\"\\u0074ext\":\"f\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"}]}],\"keep\":1}"},
+		{"EscapedKeyOutside", mask, Config{}, many(`{"dist\u0061nce":{"text":"e","value":1},"duration":{"text":"f","value":2},"status":"OK"}`), "{\"rows\":[{\"elements\":[{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"},{\"dist\\u0061nce\":{\"text\":\"e\"},\"duration\":{\"text\":\"f\",\"value\":2},\"status\":\"OK\"},{\"distance\":{\"text\":\"1 m\"},\"duration\":{\"text\":\"2 s\",\"value\":2},\"status\":\"OK\"}]}],\"keep\":1}"},
+		{"Duplicate", mask, Config{}, many(`{"distance":{"text":"a","text":"b","value":1},"distance":{"text":"c"},"duration":{"text":"2 s","value":2},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"a","text":"b"},"distance":{"text":"c"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"DroppedInside", mask, Config{}, many(`{"distance":{"text":"a","x":{"y":[1,{}]},"value":[1]},"duration":{"zz":[],"text":"2 s","value":{"v":[]}},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"a"},"duration":{"text":"2 s","value":{"v":[]}},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"KeptContainerInside", mask, Config{}, many(`{"distance":{"text":{"a":[1]},"value":1},"duration":{"text":[1,{"b":2}],"value":2},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":{"a":[1]}},"duration":{"text":[1,{"b":2}],"value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"DeepRepeated", mask, Config{}, rows(`{"deep":{"a":{"b":{"c":1,"d":2},"x":3}},"status":"OK"}`, `{"deep":{"a":{"b":{"c":1,"d":2},"x":3}},"status":"OK"}`, `{"deep":{"a":{"b":{"c":1,"d":2},"x":3}},"status":"OK"}`, `{"deep":{"a":{"b":{"c":1,"d":2},"x":3}},"status":"OK"}`), `{"rows":[{"elements":[{"deep":{"a":{"b":{"c":1}}},"status":"OK"},{"deep":{"a":{"b":{"c":1}}},"status":"OK"},{"deep":{"a":{"b":{"c":1}}},"status":"OK"},{"deep":{"a":{"b":{"c":1}}},"status":"OK"}]}],"keep":1}`},
+		{"ArrayValue", mask, Config{}, many(`{"distance":[{"text":"a"}],"duration":{"text":"f","value":2},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":[{"text":"a"}],"duration":{"text":"f","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"ScalarValue", mask, Config{}, many(`{"distance":"far","duration":null,"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":"far","duration":null,"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"ScalarValueDropMismatched", mask, Config{DropMismatched: true}, many(`{"distance":"far","duration":{"text":1,"value":{"a":1}},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"duration":{"text":1,"value":{"a":1}},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"DropMismatched", mask, Config{DropMismatched: true}, many(el), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"InvalidInside", mask, Config{}, many(`{"distance":{"text":"1 m","value":tru},"status":"OK"}`), `error: invalid character '}' in literal true (expecting 'e') at offset 411 (/rows/0/elements/4/distance/value)`},
+		{"InvalidKeyInside", mask, Config{}, many(`{"distance":{"text":"1 m",1:2},"status":"OK"}`), `error: invalid character '1' looking for beginning of object key string at offset 400 (/rows/0/elements/4/distance)`},
+		{"ControlInside", mask, Config{}, many("{\"distance\":{\"text\":\"1\tm\",\"value\":1},\"status\":\"OK\"}"), "error: invalid character '\\t' in string literal at offset 396 (/rows/0/elements/4/distance/text)"},
+		{"UTF8Inside", mask, Config{}, many("{\"distance\":{\"text\":\"\xe3\x81(\",\"value\":1},\"status\":\"OK\"}"), "error: invalid UTF-8 byte '\\xe3' in string at offset 395 (/rows/0/elements/4/distance/text)"},
+		{"BadDroppedInside", mask, Config{}, many(`{"distance":{"text":"1 m","xx":[1,]},"status":"OK"}`), `error: invalid character ']' looking for beginning of value at offset 408 (/rows/0/elements/4/distance/xx)`},
+		{"MissingComma", mask, Config{}, many(`{"distance":{"text":"1 m" "value":1},"status":"OK"}`), `error: invalid character '"' after object key:value pair at offset 400 (/rows/0/elements/4/distance/text)`},
+		{"MissingCommaAfter", mask, Config{}, many(`{"distance":{"text":"1 m","value":1} "status":"OK"}`), `error: invalid character '"' after object key:value pair at offset 411 (/rows/0/elements/4/distance)`},
+		{"ClosedByBracket", mask, Config{}, many(`{"distance":{"text":"1 m","value":1],"status":"OK"}`), `error: invalid character ']' after object key:value pair at offset 409 (/rows/0/elements/4/distance/value)`},
+		{"Unclosed", mask, Config{}, rows(el, el, el, `{"distance":{"text":"1 m","value":1`), `error: invalid character ']' after object key:value pair at offset 321 (/rows/0/elements/3/distance/value)`},
+		{"UnclosedAfterKey", mask, Config{}, rows(el, el, el, `{"distance":{"text":`), `error: invalid character ']' looking for beginning of value at offset 306 (/rows/0/elements/3/distance/text)`},
+		{"UnclosedInside", mask, Config{}, rows(el, el, el, `{"distance":{`), `error: invalid character ']' looking for beginning of object key string at offset 299 (/rows/0/elements/3/distance)`},
+		{"LongStringInside", mask, Config{MaxToken: 10}, many(`{"distance":{"text":"0123456789ab","value":1},"status":"OK"}`), `error: a string or number longer than 10 bytes at offset 404 (/rows/0/elements/4/distance/text)`},
+		{"LongKeyInside", mask, Config{MaxToken: 10}, many(`{"distance":{"abcdefghijkl":1,"value":1},"status":"OK"}`), `error: a string or number longer than 10 bytes at offset 397 (/rows/0/elements/4/distance)`},
+		{"LongNumberInside", mask, Config{MaxToken: 10}, many(`{"distance":{"text":1,"value":123456789012},"status":"OK"}`), `error: a string or number longer than 10 bytes at offset 414 (/rows/0/elements/4/distance/value)`},
+		{"MaxDepth", mask, Config{MaxDepth: 5}, many(el), `error: exceeded max depth 5 at offset 34 (/rows/0/elements/0/distance)`},
+		{"MaxDepthInside", mask, Config{MaxDepth: 6}, many(`{"distance":{"text":{},"value":1},"status":"OK"}`), `error: exceeded max depth 6 at offset 394 (/rows/0/elements/4/distance/text)`},
+		{"MaxDepthAliased", mask, Config{MaxDepth: 13}, rows(el, el, el, el, `[[[[[[[[`+el+`]]]]]]]]`), `error: exceeded max depth 13 at offset 394 (/rows/0/elements/4/0/0/0/0/0/0/0/0/distance)`},
+		{"MaxDepthAliasedEnough", mask, Config{MaxDepth: 14}, rows(el, el, el, el, `[[[[[[[[`+el+`,`+el+`]]]]]]]]`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},[[[[[[[[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]]]]]]]]]}],"keep":1}`},
+		{"Trusted", mask, Config{Trusted: true}, many(`{"distance":{"text":"a","x":{"y":tru},"value":1},"duration":{"text":"f","value":2},"status":"OK"}`), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"},{"distance":{"text":"a"},"duration":{"text":"f","value":2},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s","value":2},"status":"OK"}]}],"keep":1}`},
+		{"TrustedUnclosed", mask, Config{Trusted: true}, rows(el, el, el, `{"distance":{"text":"1 m","value":1`), `error: invalid character ']' after object key:value pair at offset 321 (/rows/0/elements/3/distance/value)`},
+		{"SharedHeads", `{"a":{"d":{"x":true}},"b":{"d":{"y":true}},"c":{"d":true}}`, Config{}, `{"a":[` + strings.Repeat(`{"d":{"x":1,"y":2},"e":1},`, 4) + `{"d":{"x":1,"y":2}}],"b":[` + strings.Repeat(`{"d":{"x":1,"y":2},"e":1},`, 4) + `{"d":{"x":1,"y":2}}],"c":[` + strings.Repeat(`{"d":{"x":1,"y":2},"e":1},`, 4) + `{"d":{"x":1,"y":2}}],"a":[` + strings.Repeat(`{"d":{"x":1,"y":2},"e":1},`, 3) + `{"d":{"x":1,"y":[}}]}`, `error: invalid character '}' looking for beginning of value at offset 491 (/a/3/d/y)`},
+		{"AlikeChildren", `{"r":{"distance":{"text":true},"duration":{"value":true}}}`, Config{}, `{"r":[` + strings.Repeat(`{"distance":{"text":"a","value":1},"duration":{"text":"b","value":2}},`, 6) + `{"duration":{"text":"b","value":2},"distance":{"text":"a","value":1}}]}`, `{"r":[{"distance":{"text":"a"},"duration":{"value":2}},{"distance":{"text":"a"},"duration":{"value":2}},{"distance":{"text":"a"},"duration":{"value":2}},{"distance":{"text":"a"},"duration":{"value":2}},{"distance":{"text":"a"},"duration":{"value":2}},{"distance":{"text":"a"},"duration":{"value":2}},{"duration":{"value":2},"distance":{"text":"a"}}]}`},
+		{"KeptObjects", `{"r":{"a":{"x":true},"b":true,"c":true,"d":true,"e":true,"f":true,"g":true,"h":true,"i":true}}`, Config{}, `{"r":[` + strings.Repeat(`{"a":{"x":1,"y":2},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},`, 5) + `{"i":{"x":[}}]}`, `error: invalid character '}' looking for beginning of value at offset 597 (/r/5/i)`},
+		{"KeptObjectsValid", `{"r":{"a":{"x":true},"b":true,"c":true,"d":true,"e":true,"f":true,"g":true,"h":true,"i":true}}`, Config{}, `{"r":[` + strings.Repeat(`{"a":{"x":1,"y":2},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},`, 5) + `{"i":{"x":[]}}]}`, `{"r":[{"a":{"x":1},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},{"a":{"x":1},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},{"a":{"x":1},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},{"a":{"x":1},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},{"a":{"x":1},"b":{"x":1},"c":{"x":1},"d":{"x":1},"e":{"x":1},"f":{"x":1},"g":{"x":1},"h":{"x":1},"i":{"x":1}},{"i":{"x":[]}}]}`},
+		{"Wildcard", `{"rows":{"elements":{"*":{"text":true}}}}`, Config{}, many(el), `{"rows":[{"elements":[{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"},{"distance":{"text":"1 m"},"duration":{"text":"2 s"},"status":"OK"}]}]}`},
+		{"WildcardError", `{"rows":{"elements":{"*":{"text":true}}}}`, Config{}, many(`{"distance":{"text":"1 m","value":tru},"status":"OK"}`), `error: invalid character '}' in literal true (expecting 'e') at offset 411 (/rows/0/elements/4/distance/value)`},
+		{"NDJSON", mask, Config{NDJSON: true}, many(el) + "\n" + many(el) + "\n" + many(`{"duration":{"text":[1,}}`) + "\n", `error: line 3: invalid character '}' looking for beginning of value at offset 1523 (/rows/0/elements/4/duration/text)`},
+		{"RootArray", `{"distance":{"text":true},"status":true}`, Config{Arrays: true}, `[` + strings.Repeat(`{"distance":{"text":"1 m","value":1},"status":"OK"},`, 5) + `{"distance":{"text":"x","value":[}}]`, `error: invalid character '}' looking for beginning of value at offset 294 (/5/distance/value)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m Machine
+			doc := []byte(c.doc)
+			m.Reset(prog, c.cfg)
+			out, err := m.Append(nil, doc)
+			if got := dropResult(out, err); got != c.want {
+				t.Fatalf("Append: got\n%s\nwant\n%s", got, c.want)
+			}
+			for cut := 0; cut <= len(doc); cut++ {
+				m.Reset(prog, c.cfg)
+				if got := dropResult(writeAll(&m, doc[:cut], doc[cut:])); got != c.want {
+					t.Fatalf("split at %d: got\n%s\nwant\n%s", cut, got, c.want)
+				}
+			}
+			bytes := make([][]byte, len(doc))
+			for k := range doc {
+				bytes[k] = doc[k : k+1]
+			}
+			m.Reset(prog, c.cfg)
+			if got := dropResult(writeAll(&m, bytes...)); got != c.want {
+				t.Fatalf("a byte at a time: got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}

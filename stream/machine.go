@@ -119,6 +119,9 @@ type input struct {
 type lookups struct {
 	l    [64]lookup
 	prog uint64
+	// desc, per object node below len(desc), the members whose object
+	// values Scanner.Members may open itself (descents).
+	desc [16]tokenizer.Descents
 }
 
 // lookup is Program.Lookup's answer, entry, for the key named head in node;
@@ -137,6 +140,16 @@ func (l *lookups) use(prog uint64) {
 	for i := range l.l {
 		l.l[i] = lookup{node: -1}
 	}
+	l.desc = [len(l.desc)]tokenizer.Descents{}
+}
+
+// descents returns the Descents of node, or nil when it has none (a node
+// past the table's).
+func (l *lookups) descents(node int32) *tokenizer.Descents {
+	if uint32(node) < uint32(len(l.desc)) {
+		return &l.desc[node]
+	}
+	return nil
 }
 
 // slot returns the entry for head in node. The node counts: objects alike

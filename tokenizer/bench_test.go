@@ -118,7 +118,7 @@ func walkMembers(s *Scanner, doc []byte) error {
 			return err
 		}
 		if open[len(open)-1] {
-			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
 			i = at
 			if closed {
 				open, k = open[:len(open)-1], None

@@ -15,7 +15,8 @@
 // in the window and leave the rest to them, having consumed nothing:
 // [Scanner.Members] reads a run of plain members (key and scalar value) into
 // spans in one loop, skipping the containers of the keys its caller drops by
-// length and, if asked, going on to the next object of an array;
+// length and, if asked, going on to the next object of an array, or down
+// into the object of a member its caller names and back up;
 // [Scanner.Element] what comes before an array element,
 // [Scanner.Scalar] one scalar. [Scanner.SkipValue], [Scanner.AppendValue],
 // [Scanner.SkipTrusted] and [Scanner.AppendTrusted] consume a whole value in

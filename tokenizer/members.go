@@ -11,7 +11,8 @@ import (
 // member's head: its value, which starts at ValueStart, is for the caller to
 // read (a container, or a scalar that is not whole and plain in the window).
 // It is -1 when Members began to skip the value, a dropped container, and
-// stopped short of its end (see Members).
+// stopped short of its end, and SpanOpened when it opened the value, an
+// object, and went on with its members (see Members).
 type MemberSpan struct {
 	KeyStart, KeyEnd, ValueStart, ValueEnd int
 	Escaped                                bool
@@ -20,6 +21,39 @@ type MemberSpan struct {
 	// the same key. A caller may keep what it found for a key by its Head.
 	Head uint64
 }
+
+// Descents names, for one object node of a caller's mask, the members whose
+// object values [Scanner.Members] may open itself and read on into: a few
+// Heads (0: an empty slot), each with its child node's key lengths (as
+// keep). The caller fills it from what it decided for a Head; Members never
+// looks a key up.
+type Descents struct {
+	Head [4]uint64
+	Keep [4]uint64
+}
+
+// Learn makes head, whose member's object value the caller opens and masks
+// by a node whose key lengths are keep, one of d's, in the slot that the
+// head's name picks.
+func (d *Descents) Learn(head, keep uint64) {
+	k := head & (uint64(len(d.Head)) - 1)
+	d.Head[k], d.Keep[k] = head, keep
+}
+
+// MemberSpan KeyStart values and ValueEnd values with a meaning of their own.
+const (
+	// SpanSibling (KeyStart) says that an object in an array closed and the
+	// next element, an object, opened at ValueEnd (see SetSiblings).
+	SpanSibling = -1
+	// SpanClose (KeyStart) says that the object that a span with ValueEnd
+	// SpanOpened opened closed, at ValueEnd-1; the members that follow are
+	// the enclosing object's again.
+	SpanClose = -2
+	// SpanOpened (ValueEnd) says that the member's value, an object whose
+	// Head the Descents name, was opened at ValueStart: the members that
+	// follow are its own, up to a span with KeyStart SpanClose.
+	SpanOpened = -2
+)
 
 // Members reads the members of the innermost object from src[i] (after '{'
 // or a member's value) into spans: as many as fit, in one tight loop. It
@@ -35,6 +69,14 @@ type MemberSpan struct {
 // a length not in keep is dropped: when its value is a container, Members
 // skips it (SkipValue, or SkipTrusted when trusted is true) and goes on, as
 // for a scalar. A caller that drops nothing passes ^uint64(0).
+//
+// desc, when not nil, names the members (by Head) whose object values the
+// caller masks by a node of its own: for such a member Members opens the
+// object (a span with ValueEnd SpanOpened), reads its members with the
+// child's keep from desc, and at its '}' goes back up (a span with KeyStart
+// SpanClose) to the members of the object it was called for; one level
+// down at most, and never past the nesting limit. [Scanner.WentDown] says
+// whether the batch holds such spans.
 //
 // It returns the number of spans filled and the index where the caller goes
 // on. When the last span has ValueEnd 0, that index is its value's first
@@ -57,20 +99,28 @@ type MemberSpan struct {
 //	         checked one by one; the key by plainEnd, or str when escaped
 //	         or not ASCII; a head that missed twice is learned anew
 //	value    a container whose key keep drops: skipped, stNext (or the
-//	         batch ends, ValueEnd -1); another container, or a scalar not
+//	         batch ends, ValueEnd -1); an object whose Head desc names,
+//	         not yet down: opened, SpanOpened, stKeyOrEnd at the top
+//	         with the child's keep; another container, or a scalar not
 //	         whole in the window: the span ends the batch (ValueEnd 0);
 //	         else the scalar's end, stNext
-//	closed   '}': with SetSiblings, where the object is an element of an
+//	closed   '}': down, back up: a span with KeyStart SpanClose, stNext
+//	         at the top; with SetSiblings, where the object is an element of an
 //	         array and the run to the next element is the one remembered
 //	         for its elements, ending in '{': that object is opened, a span
 //	         with KeyStart -1 says so, stKeyOrEnd; else the batch ends
 //	         (closed)
 //	stop     the window's end, anything else: the rest is the caller's
-func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64) (n, at int, closed bool) {
+func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, keep uint64, desc *Descents) (n, at int, closed bool) {
 	state := s.state
 	if state != stNext && state != stKeyOrEnd && state != stKey {
 		return 0, i, false
 	}
+	if s.heads == nil {
+		s.heads = newHeadTable()
+	}
+	s.down, s.wentDown = false, false
+top: // here again at a depth that the loop went down to or back up from
 	// Members of one object are usually laid out alike: the bytes from a
 	// value's end to the next key's quote (",\n    \""), from a key's end to
 	// its value (" : "), from '{' to the first key and from the last value to
@@ -82,9 +132,6 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	// value (",\n    \"key\" : ") is remembered for each of an object's
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
-	if s.heads == nil {
-		s.heads = newHeadTable()
-	}
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	if state == stKeyOrEnd {
 		hs.next = 0
@@ -205,8 +252,23 @@ loop:
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			if keep>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
-				return n, vs, false
+			kp := keep
+			if s.down {
+				kp = s.downKeep
+			}
+			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
+				if head == 0 || desc == nil || s.down || src[j] != '{' {
+					return n, vs, false
+				}
+				k := head & (uint64(len(desc.Head)) - 1)
+				if desc.Head[k] != head || !s.pushFast(true) {
+					return n, vs, false
+				}
+				// Down into the value, an object the caller masks.
+				sp.ValueEnd = SpanOpened
+				s.down, s.downKeep, s.wentDown = true, desc.Keep[k], true
+				i, state = j+1, stKeyOrEnd
+				goto top
 			}
 			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
@@ -224,9 +286,18 @@ loop:
 
 closed: // the object closed at src[end-1]
 	s.depth--
+	// Every way here is from the loop before it filled a span: spans[n]
+	// is free.
+	if s.down { // back up in the enclosing object, which Members read before
+		spans[n] = MemberSpan{KeyStart: SpanClose, KeyEnd: SpanClose, ValueStart: end, ValueEnd: end, Escaped: true}
+		n++
+		s.down = false
+		i, state = end, stNext
+		goto top
+	}
 	if s.siblings && n < len(spans) {
 		if k := s.sibling(src, end); k > 0 {
-			spans[n] = MemberSpan{KeyStart: -1, KeyEnd: -1, ValueStart: k, ValueEnd: k, Escaped: true}
+			spans[n] = MemberSpan{KeyStart: SpanSibling, KeyEnd: SpanSibling, ValueStart: k, ValueEnd: k, Escaped: true}
 			n++
 			i, state, hs.next = k, stKeyOrEnd, 0
 			goto loop
@@ -251,6 +322,10 @@ func (s *Scanner) sibling(src []byte, j int) int {
 	}
 	return j + r.n
 }
+
+// WentDown reports whether the last call of Members went down into a
+// member's object (a span with ValueEnd SpanOpened).
+func (s *Scanner) WentDown() bool { return s.wentDown }
 
 // SetSiblings lets Members go on, when an object closes in an array and the
 // next element is an object, with that object's members in the same batch:

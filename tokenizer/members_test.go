@@ -36,7 +36,7 @@ func TestHeadNames(t *testing.T) {
 				if tok.Kind != ObjectStart {
 					continue
 				}
-				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
 				if !closed {
 					t.Fatalf("%s: Members did not read %s whole", name, doc[i:])
 				}
@@ -165,7 +165,7 @@ func TestMembersDrop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep)
+				n, at, closed := s.Members(src, i, spans[:], c.trusted, c.keep, nil)
 				var b strings.Builder
 				for _, sp := range spans[:n] {
 					b.WriteString(string(src[sp.KeyStart:sp.KeyEnd]) + ":" + strconv.Itoa(sp.ValueEnd) + " ")
@@ -256,11 +256,57 @@ func TestMembersSiblings(t *testing.T) {
 	}
 }
 
+// TestMembersDescents: with Descents that name a member's Head, Members
+// goes down into that member's object, a span with ValueEnd SpanOpened, and
+// back up, a span with KeyStart SpanClose. Walked as the machine walks the
+// masked levels, naming the Head of every object it opens, every document
+// must give the same members, containers and errors as without, from a
+// Scanner that has read it before (heads learned) and with siblings on or
+// off; and the documents of alike objects holding objects must take fewer
+// calls.
+func TestMembersDescents(t *testing.T) {
+	el := `{"distance":{"text":"1 m","value":1},"duration":{"text":"2 s","value":{"v":2}},"status":"OK","e":{}}`
+	docs := map[string][]byte{
+		"rows":     []byte(`{"rows":[` + strings.Repeat(el+`,`, 5) + el + `]}`),
+		"pretty":   []byte("[\n" + strings.Repeat("  {\n    \"a\" : {\n      \"b\" : 1\n    },\n    \"c\" : { }\n  },\n", 5) + "  {\n    \"a\" : {\n      \"b\" : 1\n    }\n  }\n]"),
+		"deep":     []byte(`[` + strings.Repeat(`{"a":{"b":{"c":{"d":1}},"e":2},"f":3},`, 5) + `{}]`),
+		"error":    []byte(`[` + strings.Repeat(`{"a":{"b":1}},`, 5) + `{"a":{"b":tru}}]`),
+		"key":      []byte(`[` + strings.Repeat(`{"a":{"b":1}},`, 5) + `{"a":{1:2}}]`),
+		"unclosed": []byte(`[` + strings.Repeat(`{"a":{"b":1}},`, 5) + `{"a":{"b":1`),
+		"array":    []byte(`[` + strings.Repeat(`{"a":{"b":1}},`, 5) + `{"a":[{"b":1}]},{"a":"s"}]`),
+	}
+	saves := map[string]bool{"rows": true, "pretty": true, "deep": true}
+	maps.Copy(docs, suiteFiles(t))
+	for name, doc := range docs {
+		for _, siblings := range []bool{false, true} {
+			var s Scanner
+			off, offCalls, offErr := traceMembers(&s, doc, siblings)
+			var d Descents
+			traceMembers(&s, doc, siblings, &d) // learns the heads
+			on, onCalls, onErr := traceMembers(&s, doc, siblings, &d)
+			if on != off || fmt.Sprint(onErr) != fmt.Sprint(offErr) {
+				t.Fatalf("%s (siblings %v): going down\n%s %v\nnot\n%s %v", name, siblings, on, onErr, off, offErr)
+			}
+			if onCalls > offCalls || onCalls == offCalls && saves[name] {
+				t.Errorf("%s (siblings %v): %d calls going down, %d not", name, siblings, onCalls, offCalls)
+			}
+		}
+	}
+}
+
 // traceMembers walks doc as walkMembers does, with Members reading on to
 // sibling objects when siblings is true, and returns what it read: each
 // container's brackets, each member's key and value, each scalar element,
 // and how many calls of Members and Element it took.
-func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
+//
+// With desc, it names there the Head of every member whose value is an
+// object it opened (as the machine does for a masked child object), so that
+// Members goes down into those objects next time.
+func traceMembers(s *Scanner, doc []byte, siblings bool, desc ...*Descents) (string, int, error) {
+	var d *Descents
+	if len(desc) > 0 {
+		d = desc[0]
+	}
 	s.Reset(0)
 	s.SetSiblings(siblings)
 	var (
@@ -290,14 +336,26 @@ func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
 		}
 		if open[len(open)-1] {
 			calls++
-			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0))
+			n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), d)
 			for _, sp := range spans[:n] {
-				if sp.KeyStart < 0 {
+				switch {
+				case sp.KeyStart == SpanClose:
+					open = open[:len(open)-1]
+					b.WriteByte('}')
+					continue
+				case sp.KeyStart < 0:
 					b.WriteString("}{")
 					continue
 				}
 				b.Write(doc[sp.KeyStart:sp.KeyEnd])
 				b.WriteByte(':')
+				if sp.ValueEnd == SpanOpened {
+					if d == nil || doc[sp.ValueStart] != '{' {
+						return b.String(), calls, fmt.Errorf("a span opened %q without Descents", doc[sp.KeyStart:sp.KeyEnd])
+					}
+					open = append(open, true)
+					b.WriteByte('{')
+				}
 				if sp.ValueEnd > 0 {
 					b.Write(doc[sp.ValueStart:sp.ValueEnd])
 					b.WriteByte(' ')
@@ -325,7 +383,9 @@ func traceMembers(s *Scanner, doc []byte, siblings bool) (string, int, error) {
 					return b.String(), calls, err
 				}
 			} else {
-				k = ValueKind(doc[i])
+				if k = ValueKind(doc[i]); k == ObjectStart && d != nil && spans[n-1].Head != 0 {
+					d.Learn(spans[n-1].Head, ^uint64(0))
+				}
 			}
 		} else {
 			var at int

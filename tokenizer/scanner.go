@@ -93,6 +93,11 @@ type doc struct {
 	u8at     int64 // offset in the input of u8lead: a sequence's error names its first byte
 
 	dropErr error // why Members' skip of a dropped container stopped short: DropErr
+
+	// Within one call of Members: it went down into a member's object
+	// (Descents), whose keys' lengths are downKeep.
+	down, wentDown bool
+	downKeep       uint64
 }
 
 // Reset prepares s for a new document with the given nesting limit (0 means
