@@ -9,7 +9,18 @@ import (
 // value that starts at src[i] (found with [Scanner.Peek]), or the rest of
 // the value that the last call left unfinished. It returns the index after
 // the value and done, or len(src) and done false when the window ends first.
+//
+// A container that starts at src[i] when no value scan is under way is
+// first offered whole to skipWhole, which keeps no resumable state; what it
+// does not take (cut by the window's end, invalid, too deep, a token too
+// long) value reads from i as before.
 func (s *Scanner) SkipValue(src []byte, i int) (int, bool, error) {
+	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
+		if j, ok := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken); ok {
+			s.base, s.state = s.depth, s.after()
+			return j, true, nil
+		}
+	}
 	return s.value(src, i, false)
 }
 

@@ -1,0 +1,208 @@
+package tokenizer
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// maxSkipDepth is how deep a container skipWhole tracks: its stack of open
+// containers is the bits of one word.
+const maxSkipDepth = 64
+
+// skipWholeGeneric validates the whole value that starts at src[i], an
+// object or array ('{' or '['), and returns the index after it and true. It
+// returns false ("not mine") when the value does not end inside src, when it
+// is invalid (SPEC V1), when it opens more than room containers at once or
+// more than maxSkipDepth, or when a string (quotes included) or number runs
+// longer than maxToken bytes. It is a pure function of its arguments: with
+// false, the caller's resumable byte loop (value) reads the value again and
+// reports the error with its offset, or goes on in the next window.
+//
+// It is the spec of the AVX2 kernel skipWholeAVX2 and its Go twin, fuzzed
+// against it and against value (FuzzSkipWhole). What value accepts from a
+// fresh scan it accepts, with the same end; a number ends inside src only
+// when a byte follows it, as numberEnd has it.
+//
+// The loop is a goto per grammar state, as value's, with only the index,
+// the depth and the stack of open containers (1 an object, 0 an array, the
+// innermost in bit 0) live across tokens.
+func skipWholeGeneric(src []byte, i, room, maxToken int) (int, bool) {
+	var (
+		stack uint64 // one bit per open container, the innermost lowest: 1 an object
+		depth int
+		start int
+	)
+	room = min(room, maxSkipDepth)
+
+open: // src[i] is '{' or '['
+	if depth >= room {
+		return 0, false
+	}
+	stack = stack<<1 | uint64(src[i]>>5&1) // '{' 0x7B, '[' 0x5B
+	depth++
+	i++
+	if i < len(src) && space[src[i]] {
+		i = skipSpace(src, i)
+	}
+	if i >= len(src) {
+		return 0, false
+	}
+	if stack&1 != 0 {
+		if src[i] == '}' {
+			i++
+			goto closed
+		}
+		goto key
+	}
+	if src[i] == ']' {
+		i++
+		goto closed
+	}
+
+value: // a value must start at src[i], in src
+	switch src[i] {
+	case '{', '[':
+		goto open
+	case '"':
+		start = i
+		if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
+			i++
+		} else if i = stringTail(src, i); i == 0 {
+			return 0, false
+		}
+	case 't', 'f', 'n':
+		n := wholeLiteral(src, i)
+		if n == 0 {
+			return 0, false
+		}
+		i += n
+		goto next
+	default:
+		start = i
+		if i = numberEnd(src, i); i == 0 {
+			return 0, false
+		}
+	}
+	if i-start > maxToken {
+		return 0, false
+	}
+
+next: // after a value in a container: ',' or the closing bracket
+	if i < len(src) && space[src[i]] {
+		i = skipSpace(src, i)
+	}
+	if i >= len(src) {
+		return 0, false
+	}
+	switch src[i] {
+	case ',':
+		i++
+		if i < len(src) && space[src[i]] {
+			i = skipSpace(src, i)
+		}
+		if i >= len(src) {
+			return 0, false
+		}
+		if stack&1 == 0 {
+			goto value
+		}
+	case '}':
+		if stack&1 == 0 {
+			return 0, false
+		}
+		i++
+		goto closed
+	case ']':
+		if stack&1 != 0 {
+			return 0, false
+		}
+		i++
+		goto closed
+	default:
+		return 0, false
+	}
+
+key: // a key must start at src[i], in src
+	if src[i] != '"' {
+		return 0, false
+	}
+	start = i
+	if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
+		i++
+	} else if i = stringTail(src, i); i == 0 {
+		return 0, false
+	}
+	if i-start > maxToken {
+		return 0, false
+	}
+	if i < len(src) && space[src[i]] {
+		i = skipSpace(src, i)
+	}
+	if i >= len(src) || src[i] != ':' {
+		return 0, false
+	}
+	i++
+	if i < len(src) && space[src[i]] {
+		i = skipSpace(src, i)
+	}
+	if i >= len(src) {
+		return 0, false
+	}
+	goto value
+
+closed: // a container ended at src[i-1]
+	stack >>= 1
+	if depth--; depth == 0 {
+		return i, true
+	}
+	goto next
+}
+
+// stringTail returns the index after the closing quote of the string whose
+// content goes on at src[i], where a plain run stopped, when the rest is
+// valid and ends inside src, and 0 otherwise: str's rules (escapes, control
+// bytes, UTF-8 by runeLen) without its resumable state.
+func stringTail(src []byte, i int) int {
+	for {
+		for i < len(src)-7 {
+			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(src) && plain[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			return 0
+		}
+		switch c := src[i]; {
+		case c == '"':
+			return i + 1
+		case c == '\\':
+			if i+1 >= len(src) {
+				return 0
+			}
+			if e := src[i+1]; e != 'u' {
+				if !simpleEscape[e] {
+					return 0
+				}
+				i += 2
+				continue
+			}
+			if i+6 > len(src) || !allHex(binary.LittleEndian.Uint32(src[i+2:])) {
+				return 0
+			}
+			i += 6
+		case c < 0x20:
+			return 0
+		default:
+			n := runeLen(src[i:])
+			if n == 0 {
+				return 0
+			}
+			i += n
+		}
+	}
+}
