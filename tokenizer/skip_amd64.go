@@ -2,7 +2,19 @@
 
 package tokenizer
 
-// skipWhole is skipWholeGeneric, for now.
+//go:noescape
+func skipWholeAVX2(src *byte, n, i, room, maxToken int) (end int)
+
+// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 it takes
+// nothing, and value reads every value as before (the twin alone costs more
+// than value on some workloads: bench/REPORT.md, round 6).
 func skipWhole(src []byte, i, room, maxToken int) (int, bool) {
-	return skipWholeGeneric(src, i, room, maxToken)
+	if !hasAVX2 {
+		return 0, false
+	}
+	end := skipWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken)
+	return end, end != 0
 }
+
+// skipKernelRuns reports whether skipWhole runs the kernel.
+func skipKernelRuns() bool { return hasAVX2 }
