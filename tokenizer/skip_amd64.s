@@ -20,16 +20,6 @@ DATA ·skipControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA ·skipControl<>+16(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA ·skipControl<>+24(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL ·skipControl<>(SB), RODATA|NOPTR, $32
-DATA ·skipZeros<>+0(SB)/8, $0x3030303030303030
-DATA ·skipZeros<>+8(SB)/8, $0x3030303030303030
-DATA ·skipZeros<>+16(SB)/8, $0x3030303030303030
-DATA ·skipZeros<>+24(SB)/8, $0x3030303030303030
-GLOBL ·skipZeros<>(SB), RODATA|NOPTR, $32
-DATA ·skipNines<>+0(SB)/8, $0x0909090909090909
-DATA ·skipNines<>+8(SB)/8, $0x0909090909090909
-DATA ·skipNines<>+16(SB)/8, $0x0909090909090909
-DATA ·skipNines<>+24(SB)/8, $0x0909090909090909
-GLOBL ·skipNines<>(SB), RODATA|NOPTR, $32
 // skipSpaces is a VPSHUFB table by a byte's low nibble: a byte is JSON
 // whitespace iff the table gives the byte itself (' ' 0x20, '\t' 0x09, '\n'
 // 0x0A, '\r' 0x0D; any other nibble gives 0, which no byte with that nibble
@@ -40,6 +30,36 @@ DATA ·skipSpaces<>+16(SB)/8, $0x0000000000000020
 DATA ·skipSpaces<>+24(SB)/8, $0x00000D00000A0900
 GLOBL ·skipSpaces<>(SB), RODATA|NOPTR, $32
 
+// skipMasks from +16-n is the mask of n bytes out of 16.
+DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+16(SB)/8, $0
+DATA ·skipMasks<>+24(SB)/8, $0
+GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
+
+// DIGITS is nonDigits on the word at src[BX] (8 bytes, in src): it adds
+// 8 to BX and jumps to loop when all are digits, else adds the number of
+// digits before the first other byte and jumps to done. It clobbers AX, R8
+// and R13.
+#define DIGITS(loop, done) \
+	MOVQ (SI)(BX*1), AX; \
+	MOVQ $0x3030303030303030, R13; \
+	MOVQ AX, R8; \
+	SUBQ R13, R8; \
+	MOVQ $0x4646464646464646, R13; \
+	ADDQ AX, R13; \
+	ORQ  R13, R8; \
+	ORQ  AX, R8; \
+	MOVQ $0x8080808080808080, R13; \
+	ANDQ R13, R8; \
+	JNZ  3(PC); \
+	ADDQ $8, BX; \
+	JMP  loop; \
+	BSFQ R8, R8; \
+	SHRQ $3, R8; \
+	ADDQ R8, BX; \
+	JMP  done
+
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int) (end int)
 //
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
@@ -49,28 +69,28 @@ GLOBL ·skipSpaces<>(SB), RODATA|NOPTR, $32
 // Registers, all the way through:
 //	SI src, DX n, BX the index, CX where the current string or number began
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
-//	R11 the depth, R12 room (at most 64), R13 maxToken
-//	DI 1 while a key is read, 0 for a string value
+//	R11 the depth; room and maxToken are compared in memory, from the arguments
+//	R12 the length of the separator learned in an array (0: none), X9 its
+//	bytes and X10 their mask; R13 scratch in ws
+//	DI 1 while a key is read, 0 for a string value; in a number, where
+//	its fraction or exponent digits begin
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
 //	AX, R8 scratch; AL the byte at BX where a label says so
-//	Y0 '"', Y1 '\\', Y2 0x1F, Y6 '0', Y7 9, Y8 the whitespace table; Y3-Y5 scratch
+//	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y5 scratch
 TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-48
 	MOVQ src+0(FP), SI
 	MOVQ n+8(FP), DX
 	MOVQ i+16(FP), BX
-	MOVQ room+24(FP), R12
-	MOVQ maxToken+32(FP), R13
+	XORQ R12, R12
 	XORQ R10, R10
 	XORQ R11, R11
 	VMOVDQU ·skipQuotes<>(SB), Y0
 	VMOVDQU ·skipBackslashes<>(SB), Y1
 	VMOVDQU ·skipControl<>(SB), Y2
-	VMOVDQU ·skipZeros<>(SB), Y6
-	VMOVDQU ·skipNines<>(SB), Y7
 	VMOVDQU ·skipSpaces<>(SB), Y8
 
 open: // src[BX] is '{' or '['
-	CMPQ R11, R12
+	CMPQ R11, room+24(FP)
 	JGE  fail
 	MOVBLZX (SI)(BX*1), AX
 	SHRL $5, AX
@@ -153,24 +173,11 @@ number1:
 	JA   fail
 	INCQ BX
 digitsInt:
-	LEAQ 32(BX), AX
+	LEAQ 8(BX), AX
 	CMPQ AX, DX
-	JA   digitsInttail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSUBB Y6, Y3, Y4
-	VPMAXUB Y7, Y4, Y5
-	VPCMPEQB Y7, Y5, Y5
-	VPMOVMSKB Y5, AX
-	NOTL AX
-	TESTL AX, AX
-	JNZ  digitsIntstop
-	ADDQ $32, BX
-	JMP  digitsInt
-digitsIntstop:
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  numberInt
-digitsInttail:
+	JA   digitsIntByte
+	DIGITS(digitsInt, numberInt)
+digitsIntByte:
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -178,7 +185,7 @@ digitsInttail:
 	CMPB AL, $9
 	JA   numberInt
 	INCQ BX
-	JMP  digitsInttail
+	JMP  digitsIntByte
 numberZero:
 	INCQ BX
 numberInt: // after the integer part
@@ -188,26 +195,13 @@ numberInt: // after the integer part
 	CMPB AL, $0x2E // '.'
 	JNE  numberExp
 	INCQ BX
-	MOVQ BX, R8
+	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsFrac:
-	LEAQ 32(BX), AX
+	LEAQ 8(BX), AX
 	CMPQ AX, DX
-	JA   digitsFractail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSUBB Y6, Y3, Y4
-	VPMAXUB Y7, Y4, Y5
-	VPCMPEQB Y7, Y5, Y5
-	VPMOVMSKB Y5, AX
-	NOTL AX
-	TESTL AX, AX
-	JNZ  digitsFracstop
-	ADDQ $32, BX
-	JMP  digitsFrac
-digitsFracstop:
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  numberFrac
-digitsFractail:
+	JA   digitsFracByte
+	DIGITS(digitsFrac, numberFrac)
+digitsFracByte:
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -215,9 +209,9 @@ digitsFractail:
 	CMPB AL, $9
 	JA   numberFrac
 	INCQ BX
-	JMP  digitsFractail
+	JMP  digitsFracByte
 numberFrac:
-	CMPQ BX, R8
+	CMPQ BX, DI
 	JEQ  fail
 	CMPQ BX, DX
 	JAE  fail
@@ -237,26 +231,13 @@ numberExp: // AL = src[BX], after the mantissa
 numberSign:
 	INCQ BX
 numberExpDigits:
-	MOVQ BX, R8
+	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsExp:
-	LEAQ 32(BX), AX
+	LEAQ 8(BX), AX
 	CMPQ AX, DX
-	JA   digitsExptail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSUBB Y6, Y3, Y4
-	VPMAXUB Y7, Y4, Y5
-	VPCMPEQB Y7, Y5, Y5
-	VPMOVMSKB Y5, AX
-	NOTL AX
-	TESTL AX, AX
-	JNZ  digitsExpstop
-	ADDQ $32, BX
-	JMP  digitsExp
-digitsExpstop:
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  numberExpEnd
-digitsExptail:
+	JA   digitsExpByte
+	DIGITS(digitsExp, numberExpEnd)
+digitsExpByte:
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -264,16 +245,16 @@ digitsExptail:
 	CMPB AL, $9
 	JA   numberExpEnd
 	INCQ BX
-	JMP  digitsExptail
+	JMP  digitsExpByte
 numberExpEnd:
-	CMPQ BX, R8
+	CMPQ BX, DI
 	JEQ  fail
 	CMPQ BX, DX
 	JAE  fail
 numberEnd: // the number ended at src[BX-1], and src[BX] is in src
 	MOVQ BX, AX
 	SUBQ CX, AX
-	CMPQ AX, R13
+	CMPQ AX, maxToken+32(FP)
 	JA   fail
 	JMP  next
 
@@ -373,6 +354,33 @@ strEscapeU: // four hex digits must follow
 	JMP  strNext
 
 utf8: // AL = src[BX], from 0x80: a UTF-8 sequence, checked as runeLen does
+	// Text in most scripts is 2- and 3-byte sequences whose lead needs no
+	// special second-byte range: checked as a word, as str does (R9 is
+	// free inside a string).
+	LEAQ 4(BX), R8
+	CMPQ R8, DX
+	JA   utf8Lead
+	MOVL (SI)(BX*1), R8
+	LEAL -0xE1(AX), R9
+	CMPL R9, $0xE
+	JA   utf8Word2 // not E1..EF
+	CMPB AL, $0xED
+	JEQ  utf8Lead
+	ANDL $0xC0C000, R8
+	CMPL R8, $0x808000
+	JNE  fail
+	ADDQ $3, BX
+	JMP  strNext
+utf8Word2:
+	LEAL -0xC2(AX), R9
+	CMPL R9, $0x1D
+	JA   utf8Lead // not C2..DF
+	ANDL $0xC000, R8
+	CMPL R8, $0x8000
+	JNE  fail
+	ADDQ $2, BX
+	JMP  strNext
+utf8Lead: // a byte at a time
 	CMPB AL, $0xC2
 	JB   fail
 	CMPB AL, $0xE0
@@ -461,7 +469,7 @@ strEnd: // src[BX] is the closing quote
 	INCQ BX
 	MOVQ BX, AX
 	SUBQ CX, AX
-	CMPQ AX, R13
+	CMPQ AX, maxToken+32(FP)
 	JA   fail
 	TESTL DI, DI
 	JZ   next
@@ -518,6 +526,25 @@ comma:
 	CMPB (SI)(BX*1), $0x20
 	JA   comma1
 	MOVL $2, R9
+	TESTQ $1, R10
+	JNZ  ws
+	// In an array, the whitespace after ',' is most often the same as
+	// after the last: compared as 16 bytes with the run ws learned, X9
+	// under the mask X10, R12 bytes long (value does as much for arrays
+	// of numbers).
+	TESTQ R12, R12
+	JZ   ws
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JA   ws
+	VMOVDQU (SI)(BX*1), X3
+	VPXOR X9, X3, X3
+	VPAND X10, X3, X3
+	VPTEST X3, X3
+	JNZ  ws
+	ADDQ R12, BX
+	CMPB (SI)(BX*1), $0x20
+	JA   value
 	JMP  ws
 comma1:
 	TESTQ $1, R10
@@ -525,31 +552,38 @@ comma1:
 	JMP  value
 
 ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
-	LEAQ 32(BX), AX
-	CMPQ AX, DX
-	JA   wsTail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSHUFB Y3, Y8, Y4
-	VPCMPEQB Y3, Y4, Y4
-	VPMOVMSKB Y4, AX
-	NOTL AX
-	TESTL AX, AX
-	JNZ  wsStop
-	ADDQ $32, BX
-	JMP  ws
-wsStop:
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  wsDone
-wsTail:
+	// As skipSpace: a run of spaces is measured a word at a time. CX, a
+	// token's start, is free here: it keeps where the run began.
+	MOVQ BX, CX
+	LEAQ ·space(SB), R8
+wsLoop:
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
-	LEAQ ·space(SB), R8
+	CMPB AL, $0x20
+	JEQ  wsSpaces
 	CMPB (R8)(AX*1), $0
 	JEQ  wsDone
 	INCQ BX
-	JMP  wsTail
+	JMP  wsLoop
+wsSpaces:
+	LEAQ 8(BX), AX
+	CMPQ AX, DX
+	JA   wsOne
+	MOVQ (SI)(BX*1), AX
+	MOVQ $0x2020202020202020, R13
+	XORQ R13, AX
+	JZ   wsEight
+	BSFQ AX, AX
+	SHRQ $3, AX
+	ADDQ AX, BX
+	JMP  wsLoop
+wsEight:
+	ADDQ $8, BX
+	JMP  wsLoop
+wsOne:
+	INCQ BX
+	JMP  wsLoop
 wsDone: // src[BX], in src, is not whitespace
 	MOVBLZX (SI)(BX*1), AX
 	CMPL R9, $1
@@ -557,7 +591,23 @@ wsDone: // src[BX], in src, is not whitespace
 	JB   open1
 	CMPL R9, $3
 	JEQ  colon1
-	JB   comma1
+	JA   value
+	TESTQ $1, R10 // 2: after ','
+	JNZ  key
+	MOVQ BX, R13 // in an array: the run from CX is the separator to match
+	SUBQ CX, R13
+	CMPQ R13, $2
+	JB   value
+	CMPQ R13, $16
+	JA   value
+	LEAQ 16(CX), R8
+	CMPQ R8, DX
+	JA   value
+	VMOVDQU (SI)(CX*1), X9
+	LEAQ ·skipMasks<>+16(SB), R8
+	SUBQ R13, R8
+	VMOVDQU (R8), X10
+	MOVQ R13, R12
 	JMP  value
 
 fail:
