@@ -9,14 +9,26 @@ import (
 // containers is the bits of one word.
 const maxSkipDepth = 64
 
+// skipCheckpoint is where skipWhole last stood after a value inside the
+// container it was reading: the index after that value, the stack of open
+// containers (as skipWholeGeneric keeps it) and their number; depth 0 when
+// it never stood there.
+type skipCheckpoint struct {
+	pos   int
+	stack uint64
+	depth int
+}
+
 // skipWholeGeneric validates the whole value that starts at src[i], an
 // object or array ('{' or '['), and returns the index after it and true. It
 // returns false ("not mine") when the value does not end inside src, when it
 // is invalid (SPEC V1), when it opens more than room containers at once or
 // more than maxSkipDepth, or when a string (quotes included) or number runs
 // longer than maxToken bytes. It is a pure function of its arguments: with
-// false, the caller's resumable byte loop (value) reads the value again and
-// reports the error with its offset, or goes on in the next window.
+// false, the caller's resumable byte loop (value) goes on from the last
+// checkpoint (everything before it is valid), or reads the value again from
+// i when there is none, and reports the error with its offset, or goes on in
+// the next window. So a value that a window cuts is not read twice.
 //
 // It is the spec of the AVX2 kernel skipWholeAVX2 and its Go twin, fuzzed
 // against it and against value (FuzzSkipWhole). What value accepts from a
@@ -26,7 +38,7 @@ const maxSkipDepth = 64
 // The loop is a goto per grammar state, as value's, with only the index,
 // the depth and the stack of open containers (1 an object, 0 an array, the
 // innermost in bit 0) live across tokens.
-func skipWholeGeneric(src []byte, i, room, maxToken int) (int, bool) {
+func skipWholeGeneric(src []byte, i, room, maxToken int) (end int, ok bool, ck skipCheckpoint) {
 	var (
 		stack uint64 // one bit per open container, the innermost lowest: 1 an object
 		depth int
@@ -36,7 +48,7 @@ func skipWholeGeneric(src []byte, i, room, maxToken int) (int, bool) {
 
 open: // src[i] is '{' or '['
 	if depth >= room {
-		return 0, false
+		return 0, false, ck
 	}
 	stack = stack<<1 | uint64(src[i]>>5&1) // '{' 0x7B, '[' 0x5B
 	depth++
@@ -45,7 +57,7 @@ open: // src[i] is '{' or '['
 		i = skipSpace(src, i)
 	}
 	if i >= len(src) {
-		return 0, false
+		return 0, false, ck
 	}
 	if stack&1 != 0 {
 		if src[i] == '}' {
@@ -68,31 +80,32 @@ value: // a value must start at src[i], in src
 		if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 			i++
 		} else if i = stringTail(src, i); i == 0 {
-			return 0, false
+			return 0, false, ck
 		}
 	case 't', 'f', 'n':
 		n := wholeLiteral(src, i)
 		if n == 0 {
-			return 0, false
+			return 0, false, ck
 		}
 		i += n
 		goto next
 	default:
 		start = i
 		if i = numberEnd(src, i); i == 0 {
-			return 0, false
+			return 0, false, ck
 		}
 	}
 	if i-start > maxToken {
-		return 0, false
+		return 0, false, ck
 	}
 
 next: // after a value in a container: ',' or the closing bracket
+	ck = skipCheckpoint{i, stack, depth}
 	if i < len(src) && space[src[i]] {
 		i = skipSpace(src, i)
 	}
 	if i >= len(src) {
-		return 0, false
+		return 0, false, ck
 	}
 	switch src[i] {
 	case ',':
@@ -101,59 +114,59 @@ next: // after a value in a container: ',' or the closing bracket
 			i = skipSpace(src, i)
 		}
 		if i >= len(src) {
-			return 0, false
+			return 0, false, ck
 		}
 		if stack&1 == 0 {
 			goto value
 		}
 	case '}':
 		if stack&1 == 0 {
-			return 0, false
+			return 0, false, ck
 		}
 		i++
 		goto closed
 	case ']':
 		if stack&1 != 0 {
-			return 0, false
+			return 0, false, ck
 		}
 		i++
 		goto closed
 	default:
-		return 0, false
+		return 0, false, ck
 	}
 
 key: // a key must start at src[i], in src
 	if src[i] != '"' {
-		return 0, false
+		return 0, false, ck
 	}
 	start = i
 	if i = plainEnd(src, i+1); i < len(src) && src[i] == '"' {
 		i++
 	} else if i = stringTail(src, i); i == 0 {
-		return 0, false
+		return 0, false, ck
 	}
 	if i-start > maxToken {
-		return 0, false
+		return 0, false, ck
 	}
 	if i < len(src) && space[src[i]] {
 		i = skipSpace(src, i)
 	}
 	if i >= len(src) || src[i] != ':' {
-		return 0, false
+		return 0, false, ck
 	}
 	i++
 	if i < len(src) && space[src[i]] {
 		i = skipSpace(src, i)
 	}
 	if i >= len(src) {
-		return 0, false
+		return 0, false, ck
 	}
 	goto value
 
 closed: // a container ended at src[i-1]
 	stack >>= 1
 	if depth--; depth == 0 {
-		return i, true
+		return i, true, ck
 	}
 	goto next
 }

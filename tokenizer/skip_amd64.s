@@ -60,11 +60,13 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	ADDQ R8, BX; \
 	JMP  done
 
-// func skipWholeAVX2(src *byte, n, i, room, maxToken int) (end int)
+// func skipWholeAVX2(src *byte, n, i, room, maxToken int) (end, ckPos int, ckStack uint64, ckDepth int)
 //
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
-// the object or array at src[i], or 0 for "not mine". It reads nothing at or
-// past src[n]: 32 bytes a step where 32 remain, a byte at a time after.
+// the object or array at src[i], or 0 for "not mine", and the last
+// checkpoint, written at each pass at next (ckDepth 0: none). It reads
+// nothing at or past src[n]: 32 bytes a step where 32 remain, a byte at a
+// time after.
 //
 // Registers, all the way through:
 //	SI src, DX n, BX the index, CX where the current string or number began
@@ -77,11 +79,14 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
 //	AX, R8 scratch; AL the byte at BX where a label says so
 //	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y5 scratch
-TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-48
+TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-72
 	MOVQ src+0(FP), SI
 	MOVQ n+8(FP), DX
 	MOVQ i+16(FP), BX
 	XORQ R12, R12
+	MOVQ $0, ckPos+48(FP)
+	MOVQ $0, ckStack+56(FP)
+	MOVQ $0, ckDepth+64(FP)
 	XORQ R10, R10
 	XORQ R11, R11
 	VMOVDQU ·skipQuotes<>(SB), Y0
@@ -491,6 +496,9 @@ colon1:
 	JMP  ws
 
 next: // after a value in a container: ',' or the closing bracket
+	MOVQ BX, ckPos+48(FP)
+	MOVQ R10, ckStack+56(FP)
+	MOVQ R11, ckDepth+64(FP)
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX

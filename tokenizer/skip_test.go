@@ -38,16 +38,17 @@ func (a skipArgs) scanner() *Scanner {
 
 // checkSkip checks skipWhole (the kernel where it runs), its twin and value
 // on one call: what the kernel takes, the twin takes with the same end, and
-// where the kernel runs the two agree exactly; what the twin takes, value
-// takes with the same end; and SkipValue gives what value gives, end,
-// verdict, error and the grammar state after. It returns the twin's verdict.
+// where the kernel runs the two agree exactly, checkpoint included; what the
+// twin takes, value takes with the same end; and SkipValue gives what value
+// gives, end, verdict, error and, unless it is an error, the grammar state
+// after (to resume in the next window). It returns the twin's verdict.
 func checkSkip(t *testing.T, a skipArgs) (int, bool) {
 	t.Helper()
 	room := a.maxDepth - a.depth
-	tEnd, tOK := skipWholeGeneric(a.src, a.i, room, a.maxToken)
-	kEnd, kOK := skipWhole(a.src, a.i, room, a.maxToken)
-	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && kOK != tOK {
-		t.Fatalf("%v: kernel %d %v, twin %d %v", a, kEnd, kOK, tEnd, tOK)
+	tEnd, tOK, tCk := skipWholeGeneric(a.src, a.i, room, a.maxToken)
+	kEnd, kOK, kCk := skipWhole(a.src, a.i, room, a.maxToken)
+	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && (kOK != tOK || !kOK && kCk != tCk) {
+		t.Fatalf("%v: kernel %d %v %+v, twin %d %v %+v", a, kEnd, kOK, kCk, tEnd, tOK, tCk)
 	}
 	v := a.scanner()
 	vEnd, vDone, vErr := v.value(a.src, a.i, false)
@@ -59,11 +60,31 @@ func checkSkip(t *testing.T, a skipArgs) (int, bool) {
 	if sEnd != vEnd || sDone != vDone || fmt.Sprint(sErr) != fmt.Sprint(vErr) {
 		t.Fatalf("%v: SkipValue %d %v %v, value %d %v %v", a, sEnd, sDone, sErr, vEnd, vDone, vErr)
 	}
-	if vDone && (s.depth != v.depth || s.state != v.state || s.inValue != v.inValue || s.base != v.base) {
+	if vErr == nil && (s.depth != v.depth || s.state != v.state || s.inValue != v.inValue || s.base != v.base) {
 		t.Fatalf("%v: after SkipValue depth %d state %d inValue %v base %d; after value %d %d %v %d",
 			a, s.depth, s.state, s.inValue, s.base, v.depth, v.state, v.inValue, v.base)
 	}
 	return tEnd, tOK
+}
+
+// checkSkipWindows checks that SkipValue, which hands a value the kernel
+// did not take to value at its checkpoint, reads the value at src[i] in
+// windows cut by splits as value alone does: the same end and error.
+func checkSkipWindows(t *testing.T, a skipArgs, splits []byte) {
+	t.Helper()
+	doc := a.src[a.i:]
+	s, v := a.scanner(), a.scanner()
+	sEnd, _, sErr := scanRun(s, doc, splits, 0, func(out, w []byte) ([]byte, int, bool, error) {
+		i, done, err := s.SkipValue(w, 0)
+		return out, i, done, err
+	})
+	vEnd, _, vErr := scanRun(v, doc, splits, 0, func(out, w []byte) ([]byte, int, bool, error) {
+		i, done, err := v.value(w, 0, false)
+		return out, i, done, err
+	})
+	if sEnd != vEnd || fmt.Sprint(sErr) != fmt.Sprint(vErr) {
+		t.Fatalf("%v splits %v: SkipValue end %d err %v, value end %d err %v", a, splits, sEnd, sErr, vEnd, vErr)
+	}
 }
 
 // checkSkipDoc checks a value, doc, that skipWhole must take (valid) or
@@ -297,7 +318,7 @@ func skipSeeds(tb testing.TB) [][]byte {
 			if doc[i] != '{' && doc[i] != '[' {
 				continue
 			}
-			if end, ok := skipWholeGeneric(doc, i, maxSkipDepth, 1<<30); ok && end-i >= 100 && end-i <= 2048 {
+			if end, ok, _ := skipWholeGeneric(doc, i, maxSkipDepth, 1<<30); ok && end-i >= 100 && end-i <= 2048 {
 				seeds = append(seeds, doc[i:end])
 				i, n = end, n+1
 			}
@@ -307,13 +328,14 @@ func skipSeeds(tb testing.TB) [][]byte {
 }
 
 // FuzzSkipWhole checks the kernel, its twin, value and SkipValue against
-// each other (checkSkip) for any bytes, start, limits and depth.
+// each other (checkSkip) for any bytes, start, limits and depth, and
+// SkipValue against value over windows cut by splits (checkSkipWindows).
 func FuzzSkipWhole(f *testing.F) {
 	for _, seed := range skipSeeds(f) {
-		f.Add(seed, uint16(0), uint16(0), uint8(0), uint8(0))
-		f.Add(append(bytes.Clone(seed), " ,]"...), uint16(0), uint16(20), uint8(12), uint8(3))
+		f.Add(seed, uint16(0), uint16(0), uint8(0), uint8(0), []byte{})
+		f.Add(append(bytes.Clone(seed), " ,]"...), uint16(0), uint16(20), uint8(12), uint8(3), []byte{40, 7})
 	}
-	f.Fuzz(func(t *testing.T, src []byte, start, maxToken uint16, maxDepth, depth uint8) {
+	f.Fuzz(func(t *testing.T, src []byte, start, maxToken uint16, maxDepth, depth uint8, splits []byte) {
 		if len(src) == 0 {
 			return
 		}
@@ -329,5 +351,6 @@ func FuzzSkipWhole(f *testing.F) {
 			a.maxToken = 1 << 30
 		}
 		checkSkip(t, a)
+		checkSkipWindows(t, a, splits)
 	})
 }
