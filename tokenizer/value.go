@@ -16,28 +16,29 @@ import (
 // long) value reads from skipWhole's last checkpoint, or from i.
 func (s *Scanner) SkipValue(src []byte, i int) (int, bool, error) {
 	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
-		j, ok, ck := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken)
-		if ok {
-			s.base, s.state = s.depth, s.after()
-			return j, true, nil
-		}
-		if ck.depth > 0 {
-			s.resumeAt(ck)
-			i = ck.pos
-		}
+		return s.skipContainer(src, i)
 	}
 	return s.value(src, i, false)
 }
 
-// resumeAt puts s where value would stand at skipWhole's checkpoint ck: a
-// value scan under way, ck.depth containers open past the depth it began
-// at, after a value in the innermost.
-func (s *Scanner) resumeAt(ck skipCheckpoint) {
-	s.inValue, s.base = true, s.depth
-	for k := ck.depth - 1; k >= 0; k-- {
-		_ = s.push(ck.stack>>k&1 != 0, 0) // no error: skipWhole kept within maxDepth
+// skipContainer is SkipValue for the container at src[i] when no value scan
+// is under way: skipWhole, else value from skipWhole's checkpoint, where
+// value would stand (a value scan under way, ck.depth containers open past
+// the depth it began at, after a value in the innermost), or from i.
+func (s *Scanner) skipContainer(src []byte, i int) (int, bool, error) {
+	j, ok, ck := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken)
+	if ok {
+		s.base, s.state = s.depth, s.after()
+		return j, true, nil
 	}
-	s.state = stNext
+	if ck.depth > 0 {
+		s.inValue, s.base = true, s.depth
+		for k := ck.depth - 1; k >= 0; k-- {
+			_ = s.push(ck.stack>>k&1 != 0, 0) // no error: skipWhole kept within maxDepth
+		}
+		s.state, i = stNext, ck.pos
+	}
+	return s.value(src, i, false)
 }
 
 // AppendValue is SkipValue that also appends the value's bytes to dst,
