@@ -19,6 +19,31 @@ type skipCheckpoint struct {
 	depth int
 }
 
+// skipFrom is where skipWhole starts: at the object or array at src[i]
+// (depth 0), or, for a value that an earlier window began, inside depth open
+// containers (stack as skipCheckpoint has it), where the grammar expects
+// what entry says. The entries are the kernel's, after whitespace.
+type skipFrom struct {
+	stack uint64
+	depth int
+	entry int
+}
+
+// The entries of skipFrom, by the grammar state value would be in.
+const (
+	skipFirst = iota // after '{' or '[': stKeyOrEnd, stValueOrEnd
+	skipNext         // stNext
+	skipKey          // stKey
+	skipColon        // stColon
+	skipValue        // stValue
+)
+
+// skipEntry maps the grammar states between tokens to skipFrom's entries.
+var skipEntry = [...]int{
+	stValue: skipValue, stValueOrEnd: skipFirst, stKeyOrEnd: skipFirst,
+	stKey: skipKey, stColon: skipColon, stNext: skipNext,
+}
+
 // skipWholeGeneric validates the whole value that starts at src[i], an
 // object or array ('{' or '['), and returns the index after it and true. It
 // returns false ("not mine") when the value does not end inside src, when it
@@ -28,7 +53,9 @@ type skipCheckpoint struct {
 // false, the caller's resumable byte loop (value) goes on from the last
 // checkpoint (everything before it is valid), or reads the value again from
 // i when there is none, and reports the error with its offset, or goes on in
-// the next window. So a value that a window cuts is not read twice.
+// the next window. So a value that a window cuts is not read twice. From
+// a later window (from.depth > 0) it goes on with the value from where the
+// last window left it, between two tokens.
 //
 // It is the spec of the AVX2 kernel skipWholeAVX2 and its Go twin, fuzzed
 // against it and against value (FuzzSkipWhole). What value accepts from a
@@ -38,13 +65,33 @@ type skipCheckpoint struct {
 // The loop is a goto per grammar state, as value's, with only the index,
 // the depth and the stack of open containers (1 an object, 0 an array, the
 // innermost in bit 0) live across tokens.
-func skipWholeGeneric(src []byte, i, room, maxToken int) (end int, ok bool, ck skipCheckpoint) {
+func skipWholeGeneric(src []byte, i, room, maxToken int, from skipFrom) (end int, ok bool, ck skipCheckpoint) {
 	var (
 		stack uint64 // one bit per open container, the innermost lowest: 1 an object
 		depth int
 		start int
 	)
 	room = min(room, maxSkipDepth)
+	if from.depth > 0 {
+		stack, depth = from.stack, from.depth
+		if i < len(src) && space[src[i]] {
+			i = skipSpace(src, i)
+		}
+		if i >= len(src) {
+			return 0, false, ck
+		}
+		switch from.entry {
+		case skipFirst:
+			goto first
+		case skipNext:
+			goto nextByte
+		case skipKey:
+			goto key
+		case skipColon:
+			goto colon
+		}
+		goto value
+	}
 
 open: // src[i] is '{' or '['
 	if depth >= room {
@@ -59,6 +106,8 @@ open: // src[i] is '{' or '['
 	if i >= len(src) {
 		return 0, false, ck
 	}
+
+first: // after '{' or '[', src[i] in src: '}' or a key, ']' or a value
 	if stack&1 != 0 {
 		if src[i] == '}' {
 			i++
@@ -107,6 +156,8 @@ next: // after a value in a container: ',' or the closing bracket
 	if i >= len(src) {
 		return 0, false, ck
 	}
+
+nextByte: // src[i], in src, is not whitespace
 	switch src[i] {
 	case ',':
 		i++
@@ -148,6 +199,8 @@ key: // a key must start at src[i], in src
 	if i-start > maxToken {
 		return 0, false, ck
 	}
+
+colon: // after a key
 	if i < len(src) && space[src[i]] {
 		i = skipSpace(src, i)
 	}

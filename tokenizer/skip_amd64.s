@@ -60,13 +60,14 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	ADDQ R8, BX; \
 	JMP  done
 
-// func skipWholeAVX2(src *byte, n, i, room, maxToken int) (end, ckPos int, ckStack uint64, ckDepth int)
+// func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 //
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
 // the object or array at src[i], or 0 for "not mine", and the last
 // checkpoint, written at each pass at next (ckDepth 0: none). It reads
 // nothing at or past src[n]: 32 bytes a step where 32 remain, a byte at a
-// time after.
+// time after. With depth > 0 it starts inside depth open containers
+// (stack), where R9 = entry says (skipFrom), after whitespace.
 //
 // Registers, all the way through:
 //	SI src, DX n, BX the index, CX where the current string or number began
@@ -79,20 +80,31 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
 //	AX, R8 scratch; AL the byte at BX where a label says so
 //	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y5 scratch
-TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-72
+TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-96
 	MOVQ src+0(FP), SI
 	MOVQ n+8(FP), DX
 	MOVQ i+16(FP), BX
 	XORQ R12, R12
-	MOVQ $0, ckPos+48(FP)
-	MOVQ $0, ckStack+56(FP)
-	MOVQ $0, ckDepth+64(FP)
+	MOVQ $0, ckPos+72(FP)
+	MOVQ $0, ckStack+80(FP)
+	MOVQ $0, ckDepth+88(FP)
 	XORQ R10, R10
 	XORQ R11, R11
 	VMOVDQU ·skipQuotes<>(SB), Y0
 	VMOVDQU ·skipBackslashes<>(SB), Y1
 	VMOVDQU ·skipControl<>(SB), Y2
 	VMOVDQU ·skipSpaces<>(SB), Y8
+	CMPQ depth+48(FP), $0
+	JEQ  open
+	MOVQ stack+40(FP), R10 // a value an earlier window began
+	MOVQ depth+48(FP), R11
+	MOVQ entry+56(FP), R9
+	MOVQ BX, CX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   wsDone
+	JMP  ws
 
 open: // src[BX] is '{' or '['
 	CMPQ R11, room+24(FP)
@@ -496,9 +508,9 @@ colon1:
 	JMP  ws
 
 next: // after a value in a container: ',' or the closing bracket
-	MOVQ BX, ckPos+48(FP)
-	MOVQ R10, ckStack+56(FP)
-	MOVQ R11, ckDepth+64(FP)
+	MOVQ BX, ckPos+72(FP)
+	MOVQ R10, ckStack+80(FP)
+	MOVQ R11, ckDepth+88(FP)
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -525,7 +537,7 @@ closed: // src[BX] closes the innermost container
 	DECQ R11
 	JNZ  next
 	VZEROUPPER
-	MOVQ BX, end+40(FP)
+	MOVQ BX, end+64(FP)
 	RET
 comma:
 	INCQ BX
@@ -620,5 +632,5 @@ wsDone: // src[BX], in src, is not whitespace
 
 fail:
 	VZEROUPPER
-	MOVQ $0, end+40(FP)
+	MOVQ $0, end+64(FP)
 	RET

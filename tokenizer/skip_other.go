@@ -5,7 +5,7 @@ package tokenizer
 // skipWhole takes nothing where there is no kernel: value reads every value
 // as before. (skipWholeGeneric, the kernel's twin, costs more instructions
 // than value on twitter and mesh: bench/REPORT.md, round 6.)
-func skipWhole(src []byte, i, room, maxToken int) (int, bool, skipCheckpoint) {
+func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, skipCheckpoint) {
 	return 0, false, skipCheckpoint{}
 }
 

@@ -45,8 +45,8 @@ func (a skipArgs) scanner() *Scanner {
 func checkSkip(t *testing.T, a skipArgs) (int, bool) {
 	t.Helper()
 	room := a.maxDepth - a.depth
-	tEnd, tOK, tCk := skipWholeGeneric(a.src, a.i, room, a.maxToken)
-	kEnd, kOK, kCk := skipWhole(a.src, a.i, room, a.maxToken)
+	tEnd, tOK, tCk := skipWholeGeneric(a.src, a.i, room, a.maxToken, skipFrom{})
+	kEnd, kOK, kCk := skipWhole(a.src, a.i, room, a.maxToken, skipFrom{})
 	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && (kOK != tOK || !kOK && kCk != tCk) {
 		t.Fatalf("%v: kernel %d %v %+v, twin %d %v %+v", a, kEnd, kOK, kCk, tEnd, tOK, tCk)
 	}
@@ -69,7 +69,8 @@ func checkSkip(t *testing.T, a skipArgs) (int, bool) {
 
 // checkSkipWindows checks that SkipValue, which hands a value the kernel
 // did not take to value at its checkpoint, reads the value at src[i] in
-// windows cut by splits as value alone does: the same end and error.
+// windows cut by splits as value alone does: the same end and error, and
+// the same grammar state after.
 func checkSkipWindows(t *testing.T, a skipArgs, splits []byte) {
 	t.Helper()
 	doc := a.src[a.i:]
@@ -85,11 +86,17 @@ func checkSkipWindows(t *testing.T, a skipArgs, splits []byte) {
 	if sEnd != vEnd || fmt.Sprint(sErr) != fmt.Sprint(vErr) {
 		t.Fatalf("%v splits %v: SkipValue end %d err %v, value end %d err %v", a, splits, sEnd, sErr, vEnd, vErr)
 	}
+	if vErr == nil && (s.depth != v.depth || s.state != v.state || s.inValue != v.inValue || s.base != v.base) {
+		t.Fatalf("%v splits %v: after SkipValue depth %d state %d inValue %v base %d; after value %d %d %v %d",
+			a, splits, s.depth, s.state, s.inValue, s.base, v.depth, v.state, v.inValue, v.base)
+	}
 }
 
 // checkSkipDoc checks a value, doc, that skipWhole must take (valid) or
 // refuse: whole, with 1 to 40 bytes after it, and cut at every length,
-// under every kernel set.
+// under every kernel set; and read in two windows cut at every length, by
+// SkipValue as by value, the kernel taking over from the cut where it falls
+// between two tokens.
 func checkSkipDoc(t *testing.T, doc string, valid bool) {
 	t.Helper()
 	eachKernelSet(t, func(t *testing.T) {
@@ -108,6 +115,11 @@ func checkSkipDoc(t *testing.T, doc string, valid bool) {
 			if _, ok := checkSkip(t, a); ok {
 				t.Fatalf("skipWhole(%q) took a cut value", a.src)
 			}
+		}
+		a.src = []byte(doc)
+		for n := 1; n < len(doc); n++ {
+			checkSkipResume(t, a, n)
+			checkSkipWindows(t, a, []byte{byte(n - 1), 255})
 		}
 	})
 }
@@ -301,6 +313,38 @@ func TestSkipWholeTokenLimit(t *testing.T) {
 	}
 }
 
+// checkSkipResume reads the value at src[i] with value in a first window of
+// cut bytes, and, where that window ends between two of its tokens, checks
+// that the kernel and its twin agree on the rest of src, from the Scanner's
+// state there (as skipInside calls them), checkpoint included.
+func checkSkipResume(t *testing.T, a skipArgs, cut int) {
+	t.Helper()
+	doc := a.src[a.i:]
+	if cut <= 0 || cut >= len(doc) {
+		return
+	}
+	v := a.scanner()
+	if _, done, err := v.value(doc[:cut], 0, false); done || err != nil || v.state > stNext {
+		return
+	}
+	d := v.depth - v.base
+	if d <= 0 || d > maxSkipDepth {
+		return
+	}
+	var stack uint64
+	for k := range d {
+		l := v.depth - 1 - k
+		stack |= v.kinds[l>>6] >> (l & 63) & 1 << k
+	}
+	from := skipFrom{stack, d, skipEntry[v.state]}
+	rest := doc[cut:]
+	tEnd, tOK, tCk := skipWholeGeneric(rest, 0, v.maxDepth-v.base, v.maxToken, from)
+	kEnd, kOK, kCk := skipWhole(rest, 0, v.maxDepth-v.base, v.maxToken, from)
+	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && (kOK != tOK || !kOK && kCk != tCk) {
+		t.Fatalf("%v cut %d from %+v: kernel %d %v %+v, twin %d %v %+v", a, cut, from, kEnd, kOK, kCk, tEnd, tOK, tCk)
+	}
+}
+
 // skipSeeds are values for FuzzSkipWhole: the tables', and containers of
 // up to 2 KB from the corpus.
 func skipSeeds(tb testing.TB) [][]byte {
@@ -318,7 +362,7 @@ func skipSeeds(tb testing.TB) [][]byte {
 			if doc[i] != '{' && doc[i] != '[' {
 				continue
 			}
-			if end, ok, _ := skipWholeGeneric(doc, i, maxSkipDepth, 1<<30); ok && end-i >= 100 && end-i <= 2048 {
+			if end, ok, _ := skipWholeGeneric(doc, i, maxSkipDepth, 1<<30, skipFrom{}); ok && end-i >= 100 && end-i <= 2048 {
 				seeds = append(seeds, doc[i:end])
 				i, n = end, n+1
 			}
@@ -328,8 +372,9 @@ func skipSeeds(tb testing.TB) [][]byte {
 }
 
 // FuzzSkipWhole checks the kernel, its twin, value and SkipValue against
-// each other (checkSkip) for any bytes, start, limits and depth, and
-// SkipValue against value over windows cut by splits (checkSkipWindows).
+// each other (checkSkip) for any bytes, start, limits and depth; SkipValue
+// against value over windows cut by splits (checkSkipWindows); and the
+// kernel against its twin from a window's cut (checkSkipResume).
 func FuzzSkipWhole(f *testing.F) {
 	for _, seed := range skipSeeds(f) {
 		f.Add(seed, uint16(0), uint16(0), uint8(0), uint8(0), []byte{})
@@ -352,5 +397,8 @@ func FuzzSkipWhole(f *testing.F) {
 		}
 		checkSkip(t, a)
 		checkSkipWindows(t, a, splits)
+		for _, c := range splits {
+			checkSkipResume(t, a, int(c))
+		}
 	})
 }
