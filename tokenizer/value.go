@@ -19,11 +19,10 @@ import (
 // that window left it (after the token it cut, finished here), as far as
 // it goes.
 func (s *Scanner) SkipValue(src []byte, i int) (int, bool, error) {
-	if !s.inValue {
-		if (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
-			return s.skipContainer(src, i)
-		}
-	} else if d := s.depth - s.base; d > 0 && d <= maxSkipDepth && i < len(src) {
+	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
+		return s.skipContainer(src, i)
+	}
+	if s.inValue && s.depth > s.base {
 		return s.skipInside(src, i)
 	}
 	return s.value(src, i, false)
@@ -51,6 +50,9 @@ func (s *Scanner) skipContainer(src []byte, i int) (int, bool, error) {
 // finished as value's resume labels finish it; then skipWhole from there,
 // then value from its checkpoint, or from i.
 func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
+	if s.depth-s.base > maxSkipDepth || i >= len(src) {
+		return s.value(src, i, false)
+	}
 	if st := s.state; st > stNext {
 		var (
 			done bool
