@@ -58,13 +58,22 @@ var skipEntry = [...]int{
 // last window left it, between two tokens.
 //
 // It is the spec of the AVX2 kernel skipWholeAVX2 and its Go twin, fuzzed
-// against it and against value (FuzzSkipWhole). What value accepts from a
-// fresh scan it accepts, with the same end; a number ends inside src only
-// when a byte follows it, as numberEnd has it.
+// against it and against value (FuzzSkipWhole). What it accepts, value
+// accepts from a fresh scan, with the same end; and it accepts every valid
+// value within its limits. A number ends inside src only when a byte
+// follows it, as numberEnd has it.
 //
 // The loop is a goto per grammar state, as value's, with only the index,
 // the depth and the stack of open containers (1 an object, 0 an array, the
-// innermost in bit 0) live across tokens.
+// innermost in bit 0) live across tokens. The labels (the kernel's too):
+//
+//	open      src[i] opens a container: pushed, then first
+//	first     after '{' or '[': the close, or a key or a value
+//	value     a value: open, a string, a literal or a number, then next
+//	next      after a value (the checkpoint): ',' then key or value, or a close
+//	key       a key, then colon
+//	colon     ':' then value
+//	closed    popped: the end when the stack is empty, else next
 func skipWholeGeneric(src []byte, i, room, maxToken int, from skipFrom) (end int, ok bool, ck skipCheckpoint) {
 	var (
 		stack uint64 // one bit per open container, the innermost lowest: 1 an object
