@@ -9,8 +9,108 @@ import (
 // value that starts at src[i] (found with [Scanner.Peek]), or the rest of
 // the value that the last call left unfinished. It returns the index after
 // the value and done, or len(src) and done false when the window ends first.
+//
+// A container that starts at src[i] when no value scan is under way is
+// first offered whole to skipWhole, which keeps no resumable state; what it
+// does not take (cut by the window's end, invalid, too deep, a token too
+// long) value reads from skipWhole's last checkpoint, or from i.
+//
+// A value that an earlier window began is offered to skipWhole from where
+// that window left it (after the token it cut, finished here), as far as
+// it goes.
 func (s *Scanner) SkipValue(src []byte, i int) (int, bool, error) {
+	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
+		return s.skipContainer(src, i)
+	}
+	if s.inValue && s.depth > s.base {
+		return s.skipInside(src, i)
+	}
 	return s.value(src, i, false)
+}
+
+// skipContainer is SkipValue for the container at src[i] when no value scan
+// is under way: skipWhole, else value from skipWhole's checkpoint, where
+// value would stand (a value scan under way, ck.depth containers open past
+// the depth it began at, after a value in the innermost), or from i.
+func (s *Scanner) skipContainer(src []byte, i int) (int, bool, error) {
+	j, ok, ck := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken, skipFrom{})
+	if ok {
+		s.base, s.state = s.depth, s.after()
+		return j, true, nil
+	}
+	if ck.depth > 0 {
+		s.inValue, s.base = true, s.depth
+		i = s.reopen(ck)
+	}
+	return s.value(src, i, false)
+}
+
+// skipInside is SkipValue for a value that an earlier window began, at
+// most maxSkipDepth containers deep: the token that window cut, if any,
+// finished as value's resume labels finish it; then skipWhole from there,
+// then value from its checkpoint, or from i.
+func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
+	if s.depth-s.base > maxSkipDepth || i >= len(src) {
+		return s.value(src, i, false)
+	}
+	if st := s.state; st > stNext {
+		var (
+			done bool
+			err  error
+		)
+		switch st {
+		case stString, stKeyString:
+			i, done, err = s.str(src, i)
+		case stNumber:
+			i, done, err = s.number(src, i)
+		default:
+			i, done, err = s.literal(src, i)
+		}
+		if !done {
+			if err != nil && st != stLiteral {
+				err = s.tokenErr(err, s.tokStart)
+			}
+			return i, false, err
+		}
+		if st != stLiteral {
+			if err = s.CheckToken(i); err != nil {
+				return i, false, err
+			}
+		}
+		// A scalar inside the value (depth > base): the value goes on.
+		s.state = stNext
+		if st == stKeyString {
+			s.state = stColon
+		}
+	}
+	d := s.depth - s.base
+	var stack uint64
+	for k := range d {
+		l := s.depth - 1 - k
+		stack |= s.kinds[l>>6] >> (l & 63) & 1 << k
+	}
+	j, ok, ck := skipWhole(src, i, s.maxDepth-s.base, s.maxToken, skipFrom{stack, d, skipEntry[s.state]})
+	if ok {
+		s.depth = s.base
+		s.inValue, s.state = false, s.after()
+		return j, true, nil
+	}
+	if ck.depth > 0 {
+		i = s.reopen(ck)
+	}
+	return s.value(src, i, false)
+}
+
+// reopen puts s where value stands at skipWhole's checkpoint ck, the value
+// scan under way: ck.depth containers open past base, after a value in the
+// innermost. It returns the index to go on from.
+func (s *Scanner) reopen(ck skipCheckpoint) int {
+	s.depth = s.base
+	for k := ck.depth - 1; k >= 0; k-- {
+		_ = s.push(ck.stack>>k&1 != 0, 0) // no error: skipWhole kept within maxDepth
+	}
+	s.state = stNext
+	return ck.pos
 }
 
 // AppendValue is SkipValue that also appends the value's bytes to dst,

@@ -1,0 +1,13 @@
+//go:build !amd64 || noasm
+
+package tokenizer
+
+// skipWhole takes nothing where there is no kernel: value reads every value
+// as before. (skipWholeGeneric, the kernel's twin, costs more instructions
+// than value on twitter and mesh: bench/REPORT.md, round 6.)
+func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, skipCheckpoint) {
+	return 0, false, skipCheckpoint{}
+}
+
+// skipKernelRuns reports whether skipWhole runs a kernel.
+func skipKernelRuns() bool { return false }
