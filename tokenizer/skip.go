@@ -2,7 +2,6 @@ package tokenizer
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // maxSkipDepth is how deep a container skipWhole tracks: its stack of open
@@ -239,14 +238,7 @@ closed: // a container ended at src[i-1]
 // bytes, UTF-8 by runeLen) without its resumable state.
 func stringTail(src []byte, i int) int {
 	for {
-		for i < len(src)-7 {
-			if m := stringStops(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(src) && plain[src[i]] {
+		for i = plainEnd(src, i); i < len(src) && plain[src[i]]; {
 			i++
 		}
 		if i >= len(src) {
