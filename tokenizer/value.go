@@ -118,7 +118,17 @@ func (s *Scanner) reopen(ck skipCheckpoint) int {
 // extended dst: for a value cut by windows, the part in this one. On error,
 // what it appended is not to be used. It may write past the extended dst's
 // length, in its capacity, up to 16 bytes: the value's own bytes, or zeros.
+//
+// A container that starts at src[i] when no value scan is under way is
+// first offered whole to copyWhole; what it does not take value copies
+// from i.
 func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error) {
+	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
+		if d, j, ok := copyWhole(dst, src, i, s.maxDepth-s.depth, s.maxToken); ok {
+			s.base, s.state = s.depth, s.after()
+			return d, j, true, nil
+		}
+	}
 	s.out = dst
 	i, done, err := s.value(src, i, true)
 	dst, s.out = s.out, nil
