@@ -33,6 +33,7 @@ func (a skipArgs) scanner() *Scanner {
 		}
 	}
 	s.state = stValue
+	s.SetWhole(true)
 	return &s
 }
 
