@@ -2,10 +2,7 @@
 
 package tokenizer
 
-import (
-	"slices"
-	"unsafe"
-)
+import "unsafe"
 
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
@@ -26,21 +23,19 @@ func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (
 
 // copyWhole is skipWhole from depth 0 that also appends the value to dst
 // without the whitespace between its tokens (SPEC O1), as value with copy
-// does: the extended dst, the index after the value and true; or dst, maybe
-// grown, and false ("not mine", as skipWhole), when there is no kernel or
-// when the value and 16 bytes more do not fit in dst's capacity (its
-// 16-byte moves may spill past the value). A dst with less room than
-// len(src)-i is grown first: once, when the caller reuses it. Past the
-// extended dst's length, in its capacity, it leaves zeros: 16 bytes after
-// true, all it wrote after false.
+// does: the extended dst, the index after the value and true; or dst and
+// false ("not mine", as skipWhole), when there is no kernel or when the
+// value and 16 bytes more do not fit in dst's capacity (its 16-byte moves
+// may spill past the value). It never grows dst: growing it to hold the
+// rest of src would hold memory in proportion to the input rather than the
+// output; value grows it as it appends. Past the extended dst's length, in
+// its capacity, it leaves zeros: 16 bytes after true, all it wrote after
+// false.
 func copyWhole(dst, src []byte, i, room, maxToken int) ([]byte, int, bool) {
-	if !hasAVX2 {
+	n := len(dst)
+	if !hasAVX2 || cap(dst)-n <= 16 {
 		return dst, 0, false
 	}
-	if cap(dst)-len(dst) < len(src)-i {
-		dst = slices.Grow(dst, len(src)-i+16)
-	}
-	n := len(dst)
 	free := dst[n:cap(dst)]
 	end, m := copyWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, unsafe.SliceData(free), len(free))
 	if end == 0 {
