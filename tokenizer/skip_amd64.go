@@ -2,6 +2,8 @@
 
 package tokenizer
 
+import "unsafe"
+
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 
@@ -14,6 +16,36 @@ func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, ski
 	}
 	end, pos, stack, depth := skipWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry)
 	return end, end != 0, skipCheckpoint{pos, stack, depth}
+}
+
+//go:noescape
+func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (end, outLen int)
+
+// copyWhole is skipWhole from depth 0 that also appends the value to dst
+// without the whitespace between its tokens (SPEC O1), as value with copy
+// does: the extended dst, the index after the value and true; or dst and
+// false ("not mine", as skipWhole), when there is no kernel or when the
+// value and 16 bytes more do not fit in dst's capacity (its 16-byte moves
+// may spill past the value). It never grows dst: growing it to hold the
+// rest of src would hold memory in proportion to the input rather than the
+// output; value grows it as it appends. Past the extended dst's length, in
+// its capacity, it leaves zeros: 16 bytes after true, all it wrote after
+// false.
+func copyWhole(dst, src []byte, i, room, maxToken int) ([]byte, int, bool) {
+	n := len(dst)
+	if !hasAVX2 || cap(dst)-n <= 16 {
+		return dst, 0, false
+	}
+	free := dst[n:cap(dst)]
+	end, m := copyWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, unsafe.SliceData(free), len(free))
+	if end == 0 {
+		clear(free[:min(m+16, len(free))])
+		return dst, 0, false
+	}
+	// The last 16-byte move may have left bytes from past the value (the
+	// document's, maybe a dropped member's) after the value's last byte.
+	*(*[16]byte)(free[m : m+16]) = [16]byte{}
+	return dst[:n+m], end, true
 }
 
 // skipKernelRuns reports whether skipWhole runs the kernel.

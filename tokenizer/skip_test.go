@@ -33,6 +33,7 @@ func (a skipArgs) scanner() *Scanner {
 		}
 	}
 	s.state = stValue
+	s.SetWhole(true)
 	return &s
 }
 
@@ -96,7 +97,8 @@ func checkSkipWindows(t *testing.T, a skipArgs, splits []byte) {
 // refuse: whole, with 1 to 40 bytes after it, and cut at every length,
 // under every kernel set; and read in two windows cut at every length, by
 // SkipValue as by value, the kernel taking over from the cut where it falls
-// between two tokens.
+// between two tokens. Each is also copied, by AppendValue as by value
+// (checkCopy, checkCopyWindows).
 func checkSkipDoc(t *testing.T, doc string, valid bool) {
 	t.Helper()
 	eachKernelSet(t, func(t *testing.T) {
@@ -104,22 +106,26 @@ func checkSkipDoc(t *testing.T, doc string, valid bool) {
 		if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
 			t.Fatalf("skipWhole(%q) = %d %v, want valid %v", doc, end, ok, valid)
 		}
+		checkCopy(t, a)
 		for n := 1; n <= 40; n++ {
 			a.src = []byte(doc + strings.Repeat(" ]", n)[:n])
 			if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
 				t.Fatalf("skipWhole(%q) = %d %v, want valid %v", a.src, end, ok, valid)
 			}
+			checkCopy(t, a)
 		}
 		for n := 1; n < len(doc); n++ {
 			a.src = []byte(doc[:n])
 			if _, ok := checkSkip(t, a); ok {
 				t.Fatalf("skipWhole(%q) took a cut value", a.src)
 			}
+			checkCopy(t, a)
 		}
 		a.src = []byte(doc)
 		for n := 1; n < len(doc); n++ {
 			checkSkipResume(t, a, n)
 			checkSkipWindows(t, a, []byte{byte(n - 1), 255})
+			checkCopyWindows(t, a, []byte{byte(n - 1), 255})
 		}
 	})
 }
@@ -372,8 +378,10 @@ func skipSeeds(tb testing.TB) [][]byte {
 }
 
 // FuzzSkipWhole checks the kernel, its twin, value and SkipValue against
-// each other (checkSkip) for any bytes, start, limits and depth; SkipValue
-// against value over windows cut by splits (checkSkipWindows); and the
+// each other (checkSkip) for any bytes, start, limits and depth; the copy
+// kernel and AppendValue against value with copy (checkCopy); SkipValue and
+// AppendValue against value over windows cut by splits (checkSkipWindows,
+// checkCopyWindows); and the
 // kernel against its twin from a window's cut (checkSkipResume).
 func FuzzSkipWhole(f *testing.F) {
 	for _, seed := range skipSeeds(f) {
@@ -396,7 +404,9 @@ func FuzzSkipWhole(f *testing.F) {
 			a.maxToken = 1 << 30
 		}
 		checkSkip(t, a)
+		checkCopy(t, a)
 		checkSkipWindows(t, a, splits)
+		checkCopyWindows(t, a, splits)
 		for _, c := range splits {
 			checkSkipResume(t, a, int(c))
 		}
