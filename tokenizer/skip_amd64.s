@@ -690,9 +690,9 @@ lbyte: \
 	JB   lbyte; \
 ldone:
 
-// func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (end, outLen int)
+// func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
 //
-// skipWholeAVX2 from depth 0 (no resume, no checkpoint) that also copies
+// skipWholeAVX2 from depth 0 (no resume) that also copies
 // the value at src[i] to dst without the whitespace between its tokens
 // (SPEC O1), as value does with copy: each run of bytes between two runs
 // of whitespace is appended at the whitespace (COPYRUN), the last at the
@@ -701,7 +701,15 @@ ldone:
 // the output would not fit in dstCap bytes with 16 to spare. R14 is where
 // the next byte goes; the run's start is in run-8(SP), the end of dst's
 // capacity in lim-16(SP) (and sure-24(SP), COPYRUN says); the other registers are skipWholeAVX2's.
-TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-72
+// Its checkpoint is skipWholeAVX2's, with ckOut, the output's length there
+// (kept as R14 less the run's start until fail): with "not mine", the
+// bytes written may end before it (the run from its start up to ckPos not
+// yet appended) or after it.
+TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-104
+	MOVQ $0, ckPos+72(FP)
+	MOVQ $0, ckStack+80(FP)
+	MOVQ $0, ckDepth+88(FP)
+	MOVQ $0, ckOut+96(FP)
 	MOVQ src+0(FP), SI
 	MOVQ n+8(FP), DX
 	MOVQ i+16(FP), BX
@@ -1122,7 +1130,13 @@ colon1:
 	MOVL $4, R9
 	JMP  ws
 
-next: // after a value in a container: ',' or the closing bracket
+next: // after a value in a container (the checkpoint): ',' or the closing bracket
+	MOVQ BX, ckPos+72(FP)
+	MOVQ R10, ckStack+80(FP)
+	MOVQ R11, ckDepth+88(FP)
+	MOVQ R14, AX
+	SUBQ run-8(SP), AX
+	MOVQ AX, ckOut+96(FP)
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -1254,4 +1268,8 @@ fail:
 	MOVQ $0, end+56(FP)
 	SUBQ dst+40(FP), R14
 	MOVQ R14, outLen+64(FP)
+	MOVQ ckOut+96(FP), AX // R14 less the run's start at the checkpoint
+	SUBQ dst+40(FP), AX
+	ADDQ ckPos+72(FP), AX
+	MOVQ AX, ckOut+96(FP)
 	RET

@@ -129,13 +129,13 @@ func (s *Scanner) SetWhole(on bool) { s.whole = on }
 //
 // When src holds the rest of the input (SetWhole), a container that starts
 // at src[i] when no value scan is under way is first offered whole to
-// copyWhole; what it does not take (invalid, too deep, a token too long)
-// value copies from i.
+// copyWhole (copyContainer); what it does not take (invalid, too deep, a
+// token too long) value copies from copyWhole's checkpoint, or from i.
 func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error) {
 	if s.whole && !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
-		if d, j, ok := copyWhole(dst, src, i, s.maxDepth-s.depth, s.maxToken); ok {
-			s.base, s.state = s.depth, s.after()
-			return d, j, true, nil
+		var done bool
+		if dst, i, done = s.copyContainer(dst, src, i); done {
+			return dst, i, true, nil
 		}
 	}
 	s.out = dst
@@ -153,6 +153,23 @@ func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error)
 		}
 	}
 	return dst, i, done, err
+}
+
+// copyContainer is AppendValue for the container at src[i] when no value
+// scan is under way: copyWhole, with dst extended and true; else dst and
+// the index from which value copies on: copyWhole's checkpoint, where value
+// would stand (as skipContainer), dst extended up to it; or i.
+func (s *Scanner) copyContainer(dst, src []byte, i int) ([]byte, int, bool) {
+	dst, j, ok, ck := copyWhole(dst, src, i, s.maxDepth-s.depth, s.maxToken)
+	if ok {
+		s.base, s.state = s.depth, s.after()
+		return dst, j, true
+	}
+	if ck.depth > 0 {
+		s.inValue, s.base = true, s.depth
+		i = s.reopen(ck)
+	}
+	return dst, i, false
 }
 
 // value is SkipValue, and AppendValue when copy is true: it appends to s.out
