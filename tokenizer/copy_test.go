@@ -38,7 +38,7 @@ func checkCopy(t *testing.T, a skipArgs) {
 		if extra >= 0 {
 			k = append(make([]byte, 0, cap(dst)), k...)
 		}
-		kOut, kEnd, kOK, kCk := copyWhole(k, a.src, a.i, room, a.maxToken)
+		kOut, kEnd, kOK, kCk := copyWhole(k, a.src, a.i, room, a.maxToken, skipFrom{})
 		if kOK && (!sOK || kEnd != sEnd || !bytes.Equal(kOut, want)) ||
 			!kOK && (kCk.depth == 0 && len(kOut) != 3 || kCk.depth > 0 && vErr == nil && !bytes.HasPrefix(want, kOut)) {
 			t.Fatalf("%v extra %d: copyWhole %q %d %v %+v; skipWhole %d %v, value %q", a, extra, kOut, kEnd, kOK, kCk, sEnd, sOK, want)

@@ -19,9 +19,9 @@ func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, ski
 }
 
 //go:noescape
-func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
+func copyWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
 
-// copyWhole is skipWhole from depth 0 that also appends the value to dst
+// copyWhole is skipWhole (from depth 0, or from a later window) that also appends the value to dst
 // without the whitespace between its tokens (SPEC O1), as value with copy
 // does: the extended dst, the index after the value and true. Or false
 // ("not mine", as skipWhole), when there is no kernel or when the value and
@@ -33,13 +33,13 @@ func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (
 // to the input rather than the output; value grows it as it appends. Past
 // the extended dst's length, in its capacity, it leaves zeros: 16 bytes
 // after true, all it wrote after false.
-func copyWhole(dst, src []byte, i, room, maxToken int) ([]byte, int, bool, skipCheckpoint) {
+func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
 	n := len(dst)
 	if !hasAVX2 || cap(dst)-n <= 16 {
 		return dst, 0, false, skipCheckpoint{}
 	}
 	free := dst[n:cap(dst)]
-	end, m, pos, stack, depth, out := copyWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, unsafe.SliceData(free), len(free))
+	end, m, pos, stack, depth, out := copyWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry, unsafe.SliceData(free), len(free))
 	if end != 0 {
 		// The last 16-byte move may have left bytes from past the value
 		// (the document's, maybe a dropped member's) after the value's

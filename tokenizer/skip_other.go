@@ -11,7 +11,7 @@ func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, ski
 
 // copyWhole takes nothing where there is no kernel: value copies every
 // value as before.
-func copyWhole(dst, src []byte, i, room, maxToken int) ([]byte, int, bool, skipCheckpoint) {
+func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
 	return dst, 0, false, skipCheckpoint{}
 }
 
