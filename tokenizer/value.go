@@ -134,24 +134,18 @@ func (s *Scanner) reopen(ck skipCheckpoint) int {
 	return ck.pos
 }
 
-// SetWhole says whether the windows given from now on hold the rest of the
-// input, as a document masked in memory does: then AppendValue offers a
-// container to copyWhole, which keeps no checkpoint, so that a value cut by
-// a window's end, which it does not take, would be read twice (stream mode
-// measured 0.8 to 3.2 % more instructions on the keep workloads with it
-// on: bench/REPORT.md, round 6). Reset turns it off.
-func (s *Scanner) SetWhole(on bool) { s.whole = on }
-
 // AppendValue is SkipValue that also appends the value's bytes to dst,
 // without the whitespace between its tokens (SPEC O1), and returns the
 // extended dst: for a value cut by windows, the part in this one. On error,
 // what it appended is not to be used. It may write past the extended dst's
 // length, in its capacity, up to 16 bytes: the value's own bytes, or zeros.
 //
-// When src holds the rest of the input (SetWhole), a container that starts
-// at src[i] when no value scan is under way is first offered whole to
-// copyWhole (copyContainer); what it does not take (invalid, too deep, a
-// token too long) value copies from copyWhole's checkpoint, or from i.
+// A container that starts at src[i] when no value scan is under way is
+// first offered whole to copyWhole (copyContainer), and a value that an
+// earlier window began is offered to it from where that window left it
+// (copyInside), as SkipValue does with skipWhole; what it does not take
+// (cut by the window's end, invalid, too deep, a token too long) value
+// copies from copyWhole's last checkpoint, or from where it was offered.
 func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error) {
 	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
 		var done bool
