@@ -297,7 +297,6 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 	if len(src) > 0 {
 		m.lineUsed = true
 	}
-	m.sc.SetWhole(final)
 	i := 0
 	if m.phase == phLead {
 		var masked bool

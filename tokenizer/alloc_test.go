@@ -21,11 +21,6 @@ func TestAllocs(t *testing.T) {
 	}{
 		{"SkipValue", func(s *Scanner, i int) error { _, _, err := s.SkipValue(doc, i); return err }},
 		{"AppendValue", func(s *Scanner, i int) error { _, _, _, err := s.AppendValue(dst[:0], doc, i); return err }},
-		{"AppendValue/whole", func(s *Scanner, i int) error {
-			s.SetWhole(true) // the copy kernel, with room for the output but not for all of doc
-			_, _, _, err := s.AppendValue(dst[:0], doc, i)
-			return err
-		}},
 		{"SkipTrusted", func(s *Scanner, i int) error { _, _, err := s.SkipTrusted(doc, i); return err }},
 		{"AppendTrusted", func(s *Scanner, i int) error { _, _, _, err := s.AppendTrusted(dst[:0], doc, i); return err }},
 		{"Members", func(s *Scanner, _ int) error { return walkMembers(s, doc) }},

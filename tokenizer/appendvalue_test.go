@@ -11,7 +11,8 @@ import (
 // its length included, whatever room dst has: the bytes after a kept value
 // may be a dropped member's. Each value is followed by 'Z's, which no value
 // holds; a value that ends in error leaves none either. Each is copied by
-// value alone, and offered to the copy kernel first (SetWhole).
+// value alone, and offered to the copy kernel first (kernel sets none and
+// avx2).
 func TestAppendValueRoom(t *testing.T) {
 	values := []string{
 		`{"a": 1}`,
@@ -27,16 +28,21 @@ func TestAppendValueRoom(t *testing.T) {
 		`{"a": [1, 2 }`, // an error at the bracket
 		"{\"a\": \"\x01\"}",
 	}
-	for _, whole := range []bool{false, true} {
+	for _, k := range []kernelSet{kernelsNone, kernelsAVX2} {
 		for _, v := range values {
 			for _, room := range []int{0, 8, 15, 16, 17, 40, 200} {
 				for _, tail := range []int{0, 1, 5, 40} {
 					src := []byte(v + strings.Repeat("Z", tail))
 					var s Scanner
 					s.Reset(0)
-					s.SetWhole(whole) // the copy kernel, or value alone
 					dst := bytes.Repeat([]byte{'#'}, room)[:0]
-					out, end, done, err := s.AppendValue(dst, src, 0)
+					var (
+						out  []byte
+						end  int
+						done bool
+						err  error
+					)
+					withKernels(k, func() { out, end, done, err = s.AppendValue(dst, src, 0) })
 					if err == nil && done && end != len(v) {
 						t.Fatalf("%q: end %d, want %d", v, end, len(v))
 					}

@@ -24,7 +24,7 @@ func checkCopy(t *testing.T, a skipArgs) {
 	vEnd, vDone, vErr := v.value(a.src, a.i, true)
 	want := v.out
 	room := a.maxDepth - a.depth
-	sEnd, sOK, _ := skipWhole(a.src, a.i, room, a.maxToken, skipFrom{})
+	sEnd, sOK, sCk := skipWhole(a.src, a.i, room, a.maxToken, skipFrom{})
 	for _, extra := range []int{-1, 0, 64} {
 		var dst []byte
 		if extra >= 0 {
@@ -38,12 +38,20 @@ func checkCopy(t *testing.T, a skipArgs) {
 		if extra >= 0 {
 			k = append(make([]byte, 0, cap(dst)), k...)
 		}
-		kOut, kEnd, kOK := copyWhole(k, a.src, a.i, room, a.maxToken)
-		if kOK && (!sOK || kEnd != sEnd || !bytes.Equal(kOut, want)) || !kOK && len(kOut) != 3 {
-			t.Fatalf("%v extra %d: copyWhole %q %d %v; skipWhole %d %v, value %q", a, extra, kOut, kEnd, kOK, sEnd, sOK, want)
+		kOut, kEnd, kOK, kCk := copyWhole(k, a.src, a.i, room, a.maxToken, skipFrom{})
+		if kOK && (!sOK || kEnd != sEnd || !bytes.Equal(kOut, want)) ||
+			!kOK && (kCk.depth == 0 && len(kOut) != 3 || kCk.depth > 0 && vErr == nil && !bytes.HasPrefix(want, kOut)) {
+			t.Fatalf("%v extra %d: copyWhole %q %d %v %+v; skipWhole %d %v, value %q", a, extra, kOut, kEnd, kOK, kCk, sEnd, sOK, want)
 		}
-		if skipKernelRuns() && extra == 64 && kOK != sOK {
-			t.Fatalf("%v: copyWhole %v, skipWhole %v", a, kOK, sOK)
+		if skipKernelRuns() && extra == 64 && (kOK != sOK || !kOK && kCk != sCk) {
+			t.Fatalf("%v: copyWhole %v %+v, skipWhole %v %+v", a, kOK, kCk, sOK, sCk)
+		}
+		if !kOK {
+			for j, c := range kOut[len(kOut):cap(kOut)] {
+				if c != 0 {
+					t.Fatalf("%v extra %d: copyWhole left %q at %d past its output %q", a, extra, c, j, kOut)
+				}
+			}
 		}
 		s := a.scanner()
 		out, end, done, err := s.AppendValue(dst, a.src, a.i)

@@ -53,7 +53,6 @@ type Scanner struct {
 	maxDepth int   // the nesting limit: Reset
 	maxToken int   // the longest string (quotes included) or number, in bytes: SetMaxToken
 	siblings bool  // Members goes on with the next object of an array: SetSiblings
-	whole    bool  // the window holds the rest of the input: SetWhole
 
 	// out is where AppendValue and AppendTrusted append: the caller's dst
 	// for the call, nil between calls. A field rather than a parameter of
@@ -108,7 +107,7 @@ func (s *Scanner) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	s.offset, s.maxDepth, s.maxToken, s.out, s.siblings, s.whole = 0, maxDepth, math.MaxInt, nil, false, false
+	s.offset, s.maxDepth, s.maxToken, s.out, s.siblings = 0, maxDepth, math.MaxInt, nil, false
 	s.doc = doc{}
 }
 

@@ -690,9 +690,9 @@ lbyte: \
 	JB   lbyte; \
 ldone:
 
-// func copyWholeAVX2(src *byte, n, i, room, maxToken int, dst *byte, dstCap int) (end, outLen int)
+// func copyWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
 //
-// skipWholeAVX2 from depth 0 (no resume, no checkpoint) that also copies
+// skipWholeAVX2 (from depth 0, or from a later window) that also copies
 // the value at src[i] to dst without the whitespace between its tokens
 // (SPEC O1), as value does with copy: each run of bytes between two runs
 // of whitespace is appended at the whitespace (COPYRUN), the last at the
@@ -701,15 +701,23 @@ ldone:
 // the output would not fit in dstCap bytes with 16 to spare. R14 is where
 // the next byte goes; the run's start is in run-8(SP), the end of dst's
 // capacity in lim-16(SP) (and sure-24(SP), COPYRUN says); the other registers are skipWholeAVX2's.
-TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-72
+// Its checkpoint is skipWholeAVX2's, with ckOut, the output's length there
+// (kept as R14 less the run's start until fail): with "not mine", the
+// bytes written may end before it (the run from its start up to ckPos not
+// yet appended) or after it.
+TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-128
+	MOVQ $0, ckPos+96(FP)
+	MOVQ $0, ckStack+104(FP)
+	MOVQ $0, ckDepth+112(FP)
+	MOVQ $0, ckOut+120(FP)
 	MOVQ src+0(FP), SI
 	MOVQ n+8(FP), DX
 	MOVQ i+16(FP), BX
-	MOVQ dst+40(FP), R14
-	MOVQ dstCap+48(FP), AX
+	MOVQ dst+64(FP), R14
+	MOVQ dstCap+72(FP), AX
 	ADDQ R14, AX
 	MOVQ AX, lim-16(SP)
-	MOVQ dstCap+48(FP), AX
+	MOVQ dstCap+72(FP), AX
 	LEAQ -16(BX)(AX*1), AX
 	MOVQ AX, sure-24(SP)
 	MOVQ BX, run-8(SP)
@@ -720,6 +728,17 @@ TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-72
 	VMOVDQU ·skipBackslashes<>(SB), Y1
 	VMOVDQU ·skipControl<>(SB), Y2
 	VMOVDQU ·skipSpaces<>(SB), Y8
+	CMPQ depth+48(FP), $0
+	JEQ  open
+	MOVQ stack+40(FP), R10 // a value an earlier window began
+	MOVQ depth+48(FP), R11
+	MOVQ entry+56(FP), R9
+	MOVQ BX, CX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   wsDone
+	JMP  ws
 
 open: // src[BX] is '{' or '['
 	CMPQ R11, room+24(FP)
@@ -1122,7 +1141,13 @@ colon1:
 	MOVL $4, R9
 	JMP  ws
 
-next: // after a value in a container: ',' or the closing bracket
+next: // after a value in a container (the checkpoint): ',' or the closing bracket
+	MOVQ BX, ckPos+96(FP)
+	MOVQ R10, ckStack+104(FP)
+	MOVQ R11, ckDepth+112(FP)
+	MOVQ R14, AX
+	SUBQ run-8(SP), AX
+	MOVQ AX, ckOut+120(FP)
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
@@ -1150,9 +1175,9 @@ closed: // src[BX] closes the innermost container
 	JNZ  next
 	COPYRUN(endRunRoom, endRun32, endRun16, endRunMore, endRunByte, endRunDone)
 	VZEROUPPER
-	MOVQ BX, end+56(FP)
-	SUBQ dst+40(FP), R14
-	MOVQ R14, outLen+64(FP)
+	MOVQ BX, end+80(FP)
+	SUBQ dst+64(FP), R14
+	MOVQ R14, outLen+88(FP)
 	RET
 comma:
 	INCQ BX
@@ -1251,7 +1276,11 @@ wsDone: // src[BX], in src, is not whitespace: a run starts
 
 fail:
 	VZEROUPPER
-	MOVQ $0, end+56(FP)
-	SUBQ dst+40(FP), R14
-	MOVQ R14, outLen+64(FP)
+	MOVQ $0, end+80(FP)
+	SUBQ dst+64(FP), R14
+	MOVQ R14, outLen+88(FP)
+	MOVQ ckOut+120(FP), AX // R14 less the run's start at the checkpoint
+	SUBQ dst+64(FP), AX
+	ADDQ ckPos+96(FP), AX
+	MOVQ AX, ckOut+120(FP)
 	RET

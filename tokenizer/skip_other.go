@@ -11,8 +11,8 @@ func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, ski
 
 // copyWhole takes nothing where there is no kernel: value copies every
 // value as before.
-func copyWhole(dst, src []byte, i, room, maxToken int) ([]byte, int, bool) {
-	return dst, 0, false
+func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
+	return dst, 0, false, skipCheckpoint{}
 }
 
 // skipKernelRuns reports whether skipWhole runs a kernel.

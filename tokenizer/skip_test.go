@@ -33,7 +33,6 @@ func (a skipArgs) scanner() *Scanner {
 		}
 	}
 	s.state = stValue
-	s.SetWhole(true)
 	return &s
 }
 

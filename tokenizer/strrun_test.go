@@ -182,9 +182,9 @@ func tokensRunNow(doc, splits []byte) string {
 	return b.String()
 }
 
-// checkValueRuns fails unless Value gives the same end, copy and error for
-// doc with stringRun (kernel and twin) as without, whole and cut by splits;
-// and Next the same tokens.
+// checkValueRuns fails unless Value gives the same end, copy (unless an
+// error) and error for doc with stringRun (kernel and twin) as without,
+// whole and cut by splits; and Next the same tokens.
 func checkValueRuns(t testing.TB, doc, splits []byte) {
 	t.Helper()
 	runSets := []kernelSet{kernelsAVX2, kernelsAVX512, kernelsTwins}
@@ -201,7 +201,10 @@ func checkValueRuns(t testing.TB, doc, splits []byte) {
 			wantEnd, wantOut, wantErr := valueRuns(doc, sp, copy, kernelsNone)
 			for _, k := range runSets {
 				end, out, err := valueRuns(doc, sp, copy, k)
-				if end != wantEnd || !bytes.Equal(out, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				// On error, what AppendValue appended is not to be used
+				// (the copy kernel hands over at its last checkpoint, past
+				// where value alone stopped appending).
+				if end != wantEnd || wantErr == nil && !bytes.Equal(out, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 					t.Fatalf("copy %v splits %v %s: doc %s\nrun:  %d %s %v\nbyte: %d %s %v",
 						copy, sp, k.name, clip(doc), end, clip(out), err, wantEnd, clip(wantOut), wantErr)
 				}

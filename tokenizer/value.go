@@ -53,43 +53,11 @@ func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
 	if s.depth-s.base > maxSkipDepth || i >= len(src) {
 		return s.value(src, i, false)
 	}
-	if st := s.state; st > stNext {
-		var (
-			done bool
-			err  error
-		)
-		switch st {
-		case stString, stKeyString:
-			i, done, err = s.str(src, i)
-		case stNumber:
-			i, done, err = s.number(src, i)
-		default:
-			i, done, err = s.literal(src, i)
-		}
-		if !done {
-			if err != nil && st != stLiteral {
-				err = s.tokenErr(err, s.tokStart)
-			}
-			return i, false, err
-		}
-		if st != stLiteral {
-			if err = s.CheckToken(i); err != nil {
-				return i, false, err
-			}
-		}
-		// A scalar inside the value (depth > base): the value goes on.
-		s.state = stNext
-		if st == stKeyString {
-			s.state = stColon
-		}
+	i, done, err := s.finishToken(src, i)
+	if !done {
+		return i, false, err
 	}
-	d := s.depth - s.base
-	var stack uint64
-	for k := range d {
-		l := s.depth - 1 - k
-		stack |= s.kinds[l>>6] >> (l & 63) & 1 << k
-	}
-	j, ok, ck := skipWhole(src, i, s.maxDepth-s.base, s.maxToken, skipFrom{stack, d, skipEntry[s.state]})
+	j, ok, ck := skipWhole(src, i, s.maxDepth-s.base, s.maxToken, s.inside())
 	if ok {
 		s.depth = s.base
 		s.inValue, s.state = false, s.after()
@@ -99,6 +67,59 @@ func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
 		i = s.reopen(ck)
 	}
 	return s.value(src, i, false)
+}
+
+// finishToken finishes the token that the last window cut, if any, as
+// value's resume labels do, for skipInside and copyInside: true and the
+// index after it, the grammar state the one after it; or false with the
+// window's end or an error.
+func (s *Scanner) finishToken(src []byte, i int) (int, bool, error) {
+	st := s.state
+	if st <= stNext {
+		return i, true, nil
+	}
+	var (
+		done bool
+		err  error
+	)
+	switch st {
+	case stString, stKeyString:
+		i, done, err = s.str(src, i)
+	case stNumber:
+		i, done, err = s.number(src, i)
+	default:
+		i, done, err = s.literal(src, i)
+	}
+	if !done {
+		if err != nil && st != stLiteral {
+			err = s.tokenErr(err, s.tokStart)
+		}
+		return i, false, err
+	}
+	if st != stLiteral {
+		if err = s.CheckToken(i); err != nil {
+			return i, false, err
+		}
+	}
+	// A scalar inside the value (depth > base): the value goes on.
+	s.state = stNext
+	if st == stKeyString {
+		s.state = stColon
+	}
+	return i, true, nil
+}
+
+// inside is where skipWhole starts for the value under way, depth > base
+// (at most maxSkipDepth past it), between two tokens: the open containers
+// past base from kinds, the entry by the grammar state.
+func (s *Scanner) inside() skipFrom {
+	d := s.depth - s.base
+	var stack uint64
+	for k := range d {
+		l := s.depth - 1 - k
+		stack |= s.kinds[l>>6] >> (l & 63) & 1 << k
+	}
+	return skipFrom{stack, d, skipEntry[s.state]}
 }
 
 // reopen puts s where value stands at skipWhole's checkpoint ck, the value
@@ -113,29 +134,31 @@ func (s *Scanner) reopen(ck skipCheckpoint) int {
 	return ck.pos
 }
 
-// SetWhole says whether the windows given from now on hold the rest of the
-// input, as a document masked in memory does: then AppendValue offers a
-// container to copyWhole, which keeps no checkpoint, so that a value cut by
-// a window's end, which it does not take, would be read twice (stream mode
-// measured 0.8 to 3.2 % more instructions on the keep workloads with it
-// on: bench/REPORT.md, round 6). Reset turns it off.
-func (s *Scanner) SetWhole(on bool) { s.whole = on }
-
 // AppendValue is SkipValue that also appends the value's bytes to dst,
 // without the whitespace between its tokens (SPEC O1), and returns the
 // extended dst: for a value cut by windows, the part in this one. On error,
 // what it appended is not to be used. It may write past the extended dst's
 // length, in its capacity, up to 16 bytes: the value's own bytes, or zeros.
 //
-// When src holds the rest of the input (SetWhole), a container that starts
-// at src[i] when no value scan is under way is first offered whole to
-// copyWhole; what it does not take (invalid, too deep, a token too long)
-// value copies from i.
+// A container that starts at src[i] when no value scan is under way is
+// first offered whole to copyWhole (copyContainer), and a value that an
+// earlier window began is offered to it from where that window left it
+// (copyInside), as SkipValue does with skipWhole; what it does not take
+// (cut by the window's end, invalid, too deep, a token too long) value
+// copies from copyWhole's last checkpoint, or from where it was offered.
 func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error) {
-	if s.whole && !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
-		if d, j, ok := copyWhole(dst, src, i, s.maxDepth-s.depth, s.maxToken); ok {
-			s.base, s.state = s.depth, s.after()
-			return d, j, true, nil
+	if !s.inValue && (s.state == stValue || s.state == stValueOrEnd) && i < len(src) && src[i]|0x20 == '{' {
+		var done bool
+		if dst, i, done = s.copyContainer(dst, src, i); done {
+			return dst, i, true, nil
+		}
+	} else if s.inValue && s.depth > s.base && s.depth-s.base <= maxSkipDepth && i < len(src) {
+		var (
+			done bool
+			err  error
+		)
+		if dst, i, done, err = s.copyInside(dst, src, i); done || err != nil || i == len(src) {
+			return dst, i, done, err
 		}
 	}
 	s.out = dst
@@ -153,6 +176,48 @@ func (s *Scanner) AppendValue(dst, src []byte, i int) ([]byte, int, bool, error)
 		}
 	}
 	return dst, i, done, err
+}
+
+// copyContainer is AppendValue for the container at src[i] when no value
+// scan is under way: copyWhole, with dst extended and true; else dst and
+// the index from which value copies on: copyWhole's checkpoint, where value
+// would stand (as skipContainer), dst extended up to it; or i.
+func (s *Scanner) copyContainer(dst, src []byte, i int) ([]byte, int, bool) {
+	dst, j, ok, ck := copyWhole(dst, src, i, s.maxDepth-s.depth, s.maxToken, skipFrom{})
+	if ok {
+		s.base, s.state = s.depth, s.after()
+		return dst, j, true
+	}
+	if ck.depth > 0 {
+		s.inValue, s.base = true, s.depth
+		i = s.reopen(ck)
+	}
+	return dst, i, false
+}
+
+// copyInside is AppendValue for a value that an earlier window began, at
+// most maxSkipDepth containers deep: the token that window cut, if any,
+// finished and appended (as value's resume labels do); then copyWhole from
+// there. It returns what AppendValue returns when that ends the call (the
+// value done, an error, the window's end); else dst extended and the index
+// from which value copies on: copyWhole's checkpoint, where value would
+// stand, or after the token.
+func (s *Scanner) copyInside(dst, src []byte, i int) ([]byte, int, bool, error) {
+	j, done, err := s.finishToken(src, i)
+	dst = append(dst, src[i:j]...)
+	if !done || j == len(src) {
+		return dst, j, false, err
+	}
+	dst, end, ok, ck := copyWhole(dst, src, j, s.maxDepth-s.base, s.maxToken, s.inside())
+	if ok {
+		s.depth = s.base
+		s.inValue, s.state = false, s.after()
+		return dst, end, true, nil
+	}
+	if ck.depth > 0 {
+		j = s.reopen(ck)
+	}
+	return dst, j, false, nil
 }
 
 // value is SkipValue, and AppendValue when copy is true: it appends to s.out
