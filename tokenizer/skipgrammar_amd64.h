@@ -1,0 +1,621 @@
+// The grammar of skipWholeAVX2 and copyWholeAVX2, one body for both
+// (skip_amd64.s includes it in each TEXT block; labels are the function's
+// own). Where COPY is defined, the copy kernel's lines are taken: the
+// argument offsets of its frame, the runs appended at each whitespace
+// (COPYRUN) and at the end, and the output's length kept with the
+// checkpoint. Everything else is the same instructions in both.
+
+#ifdef COPY
+	MOVQ $0, ckPos+96(FP)
+	MOVQ $0, ckStack+104(FP)
+	MOVQ $0, ckDepth+112(FP)
+	MOVQ $0, ckOut+120(FP)
+#endif
+	MOVQ src+0(FP), SI
+	MOVQ n+8(FP), DX
+	MOVQ i+16(FP), BX
+#ifdef COPY
+	MOVQ dst+64(FP), R14
+	MOVQ dstCap+72(FP), AX
+	ADDQ R14, AX
+	MOVQ AX, lim-16(SP)
+	MOVQ dstCap+72(FP), AX
+	LEAQ -16(BX)(AX*1), AX
+	MOVQ AX, sure-24(SP)
+	MOVQ BX, run-8(SP)
+#endif
+	XORQ R12, R12
+#ifndef COPY
+	MOVQ $0, ckPos+72(FP)
+	MOVQ $0, ckStack+80(FP)
+	MOVQ $0, ckDepth+88(FP)
+#endif
+	XORQ R10, R10
+	XORQ R11, R11
+	VMOVDQU ·skipQuotes<>(SB), Y0
+	VMOVDQU ·skipBackslashes<>(SB), Y1
+	VMOVDQU ·skipControl<>(SB), Y2
+	VMOVDQU ·skipSpaces<>(SB), Y8
+	CMPQ depth+48(FP), $0
+	JEQ  open
+	MOVQ stack+40(FP), R10 // a value an earlier window began
+	MOVQ depth+48(FP), R11
+	MOVQ entry+56(FP), R9
+	MOVQ BX, CX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   wsDone
+	JMP  ws
+
+open: // src[BX] is '{' or '['
+	CMPQ R11, room+24(FP)
+	JGE  fail
+	MOVBLZX (SI)(BX*1), AX
+	SHRL $5, AX
+	ANDL $1, AX
+	SHLQ $1, R10
+	ORQ  AX, R10
+	INCQ R11
+	INCQ BX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   open1
+	XORL R9, R9
+	JMP  ws
+
+open1: // after '{' or '[' and whitespace: src[BX] is in src
+	MOVBLZX (SI)(BX*1), AX
+	TESTQ $1, R10
+	JZ   arrayFirst
+	CMPB AL, $0x7D // '}'
+	JEQ  closed
+	JMP  key
+
+arrayFirst:
+	CMPB AL, $0x5D // ']'
+	JEQ  closed
+
+value: // a value starts at src[BX], in src
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x22
+	JEQ  valueString
+	CMPB AL, $0x5B
+	JB   number // '-' and the digits are below '['
+	JEQ  open
+	CMPB AL, $0x7B
+	JEQ  open
+	CMPB AL, $0x74
+	JEQ  literal
+	CMPB AL, $0x66
+	JEQ  literal
+	CMPB AL, $0x6E
+	JEQ  literal
+	JMP  fail
+
+literal: // true, false or null at src[BX]
+	LEAQ 4(BX), R8
+	CMPQ R8, DX
+	JA   fail
+	MOVL (SI)(BX*1), R8
+	CMPL R8, $0x65757274 // "true"
+	JEQ  literal4
+	CMPL R8, $0x6c6c756e // "null"
+	JEQ  literal4
+	CMPL R8, $0x736c6166 // "fals"
+	JNE  fail
+	LEAQ 5(BX), R8
+	CMPQ R8, DX
+	JA   fail
+	CMPB 4(SI)(BX*1), $0x65
+	JNE  fail
+	ADDQ $5, BX
+	JMP  next
+literal4:
+	ADDQ $4, BX
+	JMP  next
+
+number: // AL = src[BX], below '[': the number grammar, as numberEnd
+	MOVQ BX, CX
+	CMPB AL, $0x2D // '-'
+	JNE  number1
+	INCQ BX
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+number1:
+	CMPB AL, $0x30
+	JEQ  numberZero
+	SUBB $0x31, AL
+	CMPB AL, $8
+	JA   fail
+	INCQ BX
+digitsInt:
+	LEAQ 8(BX), AX
+	CMPQ AX, DX
+	JA   digitsIntByte
+	DIGITS(digitsInt, numberInt)
+digitsIntByte:
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	SUBB $0x30, AL
+	CMPB AL, $9
+	JA   numberInt
+	INCQ BX
+	JMP  digitsIntByte
+numberZero:
+	INCQ BX
+numberInt: // after the integer part
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x2E // '.'
+	JNE  numberExp
+	INCQ BX
+	MOVQ BX, DI // digits must follow (DI is free outside strings)
+digitsFrac:
+	LEAQ 8(BX), AX
+	CMPQ AX, DX
+	JA   digitsFracByte
+	DIGITS(digitsFrac, numberFrac)
+digitsFracByte:
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	SUBB $0x30, AL
+	CMPB AL, $9
+	JA   numberFrac
+	INCQ BX
+	JMP  digitsFracByte
+numberFrac:
+	CMPQ BX, DI
+	JEQ  fail
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+numberExp: // AL = src[BX], after the mantissa
+	ORB  $0x20, AL
+	CMPB AL, $0x65 // 'e' or 'E'
+	JNE  numberEnd
+	INCQ BX
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x2B // '+'
+	JEQ  numberSign
+	CMPB AL, $0x2D // '-'
+	JNE  numberExpDigits
+numberSign:
+	INCQ BX
+numberExpDigits:
+	MOVQ BX, DI // digits must follow (DI is free outside strings)
+digitsExp:
+	LEAQ 8(BX), AX
+	CMPQ AX, DX
+	JA   digitsExpByte
+	DIGITS(digitsExp, numberExpEnd)
+digitsExpByte:
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	SUBB $0x30, AL
+	CMPB AL, $9
+	JA   numberExpEnd
+	INCQ BX
+	JMP  digitsExpByte
+numberExpEnd:
+	CMPQ BX, DI
+	JEQ  fail
+	CMPQ BX, DX
+	JAE  fail
+numberEnd: // the number ended at src[BX-1], and src[BX] is in src
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
+	JMP  next
+
+key: // a key starts at src[BX], in src
+	CMPB (SI)(BX*1), $0x22
+	JNE  fail
+	MOVL $1, DI
+	JMP  str
+valueString:
+	XORL DI, DI
+str: // a string starts at src[BX]
+	MOVQ BX, CX
+	INCQ BX
+strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
+	LEAQ 32(BX), AX
+	CMPQ AX, DX
+	JA   strTail
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPOR Y5, Y4, Y4
+	VPMAXUB Y2, Y3, Y5
+	VPCMPEQB Y2, Y5, Y5
+	VPOR Y5, Y4, Y4
+	VPOR Y3, Y4, Y4 // and the bytes from 0x80, by their high bit
+	VPMOVMSKB Y4, AX
+	TESTL AX, AX
+	JNZ  strStop
+	ADDQ $32, BX
+	JMP  strLoop
+strStop:
+	BSFL AX, AX
+	ADDQ AX, BX
+	MOVBLZX (SI)(BX*1), AX
+strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
+	CMPB AL, $0x22
+	JEQ  strEnd
+	CMPB AL, $0x5C
+	JEQ  strEscape
+	CMPB AL, $0x80
+	JB   fail // a control byte
+	JMP  utf8
+strTail: // fewer than 32 bytes remain: a byte at a time
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x20
+	JB   strByte
+	CMPB AL, $0x80
+	JAE  strByte
+	CMPB AL, $0x22
+	JEQ  strEnd
+	CMPB AL, $0x5C
+	JEQ  strEscape
+	INCQ BX
+	JMP  strTail
+strNext: // after an escape or a UTF-8 sequence: another, or back to the loop
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x80
+	JAE  utf8
+	CMPB AL, $0x5C
+	JEQ  strEscape
+	JMP  strLoop
+
+strEscape: // src[BX] is a backslash
+	LEAQ 1(BX), R8
+	CMPQ R8, DX
+	JAE  fail
+	MOVBLZX 1(SI)(BX*1), AX
+	CMPB AL, $0x75 // 'u'
+	JEQ  strEscapeU
+	LEAQ ·simpleEscape(SB), R8
+	CMPB (R8)(AX*1), $0
+	JEQ  fail
+	ADDQ $2, BX
+	JMP  strNext
+strEscapeU: // four hex digits must follow
+	LEAQ 6(BX), R8
+	CMPQ R8, DX
+	JA   fail
+	LEAQ ·hexVal(SB), R8
+	MOVBLZX 2(SI)(BX*1), AX
+	CMPB (R8)(AX*1), $0
+	JLT  fail
+	MOVBLZX 3(SI)(BX*1), AX
+	CMPB (R8)(AX*1), $0
+	JLT  fail
+	MOVBLZX 4(SI)(BX*1), AX
+	CMPB (R8)(AX*1), $0
+	JLT  fail
+	MOVBLZX 5(SI)(BX*1), AX
+	CMPB (R8)(AX*1), $0
+	JLT  fail
+	ADDQ $6, BX
+	JMP  strNext
+
+utf8: // AL = src[BX], from 0x80: a UTF-8 sequence, checked as runeLen does
+	// Text in most scripts is 2- and 3-byte sequences whose lead needs no
+	// special second-byte range: checked as a word, as str does (R9 is
+	// free inside a string).
+	LEAQ 4(BX), R8
+	CMPQ R8, DX
+	JA   utf8Lead
+	MOVL (SI)(BX*1), R8
+	LEAL -0xE1(AX), R9
+	CMPL R9, $0xE
+	JA   utf8Word2 // not E1..EF
+	CMPB AL, $0xED
+	JEQ  utf8Lead
+	ANDL $0xC0C000, R8
+	CMPL R8, $0x808000
+	JNE  fail
+	ADDQ $3, BX
+	JMP  strNext
+utf8Word2:
+	LEAL -0xC2(AX), R9
+	CMPL R9, $0x1D
+	JA   utf8Lead // not C2..DF
+	ANDL $0xC000, R8
+	CMPL R8, $0x8000
+	JNE  fail
+	ADDQ $2, BX
+	JMP  strNext
+utf8Lead: // a byte at a time
+	CMPB AL, $0xC2
+	JB   fail
+	CMPB AL, $0xE0
+	JAE  utf8Three
+	LEAQ 1(BX), R8
+	CMPQ R8, DX
+	JAE  fail
+	MOVBLZX 1(SI)(BX*1), R8
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	ADDQ $2, BX
+	JMP  strNext
+utf8Three:
+	CMPB AL, $0xF0
+	JAE  utf8Four
+	LEAQ 2(BX), R8
+	CMPQ R8, DX
+	JAE  fail
+	MOVBLZX 1(SI)(BX*1), R8
+	CMPB AL, $0xE0
+	JEQ  utf8E0
+	CMPB AL, $0xED
+	JEQ  utf8ED
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	JMP  utf8Three2
+utf8E0: // no overlong form: A0..BF
+	CMPB R8, $0xA0
+	JB   fail
+	CMPB R8, $0xBF
+	JA   fail
+	JMP  utf8Three2
+utf8ED: // no surrogate: 80..9F
+	CMPB R8, $0x80
+	JB   fail
+	CMPB R8, $0x9F
+	JA   fail
+utf8Three2:
+	MOVBLZX 2(SI)(BX*1), R8
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	ADDQ $3, BX
+	JMP  strNext
+utf8Four:
+	CMPB AL, $0xF4
+	JA   fail
+	LEAQ 3(BX), R8
+	CMPQ R8, DX
+	JAE  fail
+	MOVBLZX 1(SI)(BX*1), R8
+	CMPB AL, $0xF0
+	JEQ  utf8F0
+	CMPB AL, $0xF4
+	JEQ  utf8F4
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	JMP  utf8Four2
+utf8F0: // no overlong form: 90..BF
+	CMPB R8, $0x90
+	JB   fail
+	CMPB R8, $0xBF
+	JA   fail
+	JMP  utf8Four2
+utf8F4: // nothing past U+10FFFF: 80..8F
+	CMPB R8, $0x80
+	JB   fail
+	CMPB R8, $0x8F
+	JA   fail
+utf8Four2:
+	MOVBLZX 2(SI)(BX*1), R8
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	MOVBLZX 3(SI)(BX*1), R8
+	ANDB $0xC0, R8
+	CMPB R8, $0x80
+	JNE  fail
+	ADDQ $4, BX
+	JMP  strNext
+
+strEnd: // src[BX] is the closing quote
+	INCQ BX
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
+	TESTL DI, DI
+	JZ   next
+	CMPQ BX, DX // after a key: ':'
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   colon1
+	MOVL $3, R9
+	JMP  ws
+colon1:
+	CMPB (SI)(BX*1), $0x3A
+	JNE  fail
+	INCQ BX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   value
+	MOVL $4, R9
+	JMP  ws
+
+#ifdef COPY
+next: // after a value in a container (the checkpoint): ',' or the closing bracket
+	MOVQ BX, ckPos+96(FP)
+	MOVQ R10, ckStack+104(FP)
+	MOVQ R11, ckDepth+112(FP)
+	MOVQ R14, AX
+	SUBQ run-8(SP), AX
+	MOVQ AX, ckOut+120(FP)
+#else
+next: // after a value in a container: ',' or the closing bracket
+	MOVQ BX, ckPos+72(FP)
+	MOVQ R10, ckStack+80(FP)
+	MOVQ R11, ckDepth+88(FP)
+#endif
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x20
+	JA   next1
+	MOVL $1, R9
+	JMP  ws
+next1: // AL = src[BX], not whitespace
+	CMPB AL, $0x2C
+	JEQ  comma
+	CMPB AL, $0x7D
+	JEQ  closeObject
+	CMPB AL, $0x5D
+	JNE  fail
+	TESTQ $1, R10
+	JNZ  fail
+	JMP  closed
+closeObject:
+	TESTQ $1, R10
+	JZ   fail
+closed: // src[BX] closes the innermost container
+	INCQ BX
+	SHRQ $1, R10
+	DECQ R11
+	JNZ  next
+#ifdef COPY
+	COPYRUN(endRunRoom, endRun32, endRun16, endRunMore, endRunByte, endRunDone)
+#endif
+	VZEROUPPER
+#ifdef COPY
+	MOVQ BX, end+80(FP)
+	SUBQ dst+64(FP), R14
+	MOVQ R14, outLen+88(FP)
+#else
+	MOVQ BX, end+64(FP)
+#endif
+	RET
+comma:
+	INCQ BX
+	CMPQ BX, DX
+	JAE  fail
+	CMPB (SI)(BX*1), $0x20
+	JA   comma1
+	MOVL $2, R9
+	TESTQ $1, R10
+	JNZ  ws
+	// In an array, the whitespace after ',' is most often the same as
+	// after the last: compared as 16 bytes with the run ws learned, X9
+	// under the mask X10, R12 bytes long (value does as much for arrays
+	// of numbers).
+	TESTQ R12, R12
+	JZ   ws
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JA   ws
+	VMOVDQU (SI)(BX*1), X3
+	VPXOR X9, X3, X3
+	VPAND X10, X3, X3
+	VPTEST X3, X3
+	JNZ  ws
+#ifdef COPY
+	COPYRUN(sepRunRoom, sepRun32, sepRun16, sepRunMore, sepRunByte, sepRunDone)
+#endif
+	ADDQ R12, BX
+#ifdef COPY
+	MOVQ BX, run-8(SP)
+#endif
+	CMPB (SI)(BX*1), $0x20
+	JA   value
+	JMP  ws
+comma1:
+	TESTQ $1, R10
+	JNZ  key
+	JMP  value
+
+ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
+	// As skipSpace: a run of spaces is measured a word at a time. CX, a
+	// token's start, is free here: it keeps where the run began.
+#ifdef COPY
+	COPYRUN(wsRunRoom, wsRun32, wsRun16, wsRunMore, wsRunByte, wsRunDone)
+#endif
+	MOVQ BX, CX
+	LEAQ ·space(SB), R8
+wsLoop:
+	CMPQ BX, DX
+	JAE  fail
+	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x20
+	JEQ  wsSpaces
+	CMPB (R8)(AX*1), $0
+	JEQ  wsDone
+	INCQ BX
+	JMP  wsLoop
+wsSpaces:
+	LEAQ 8(BX), AX
+	CMPQ AX, DX
+	JA   wsOne
+	MOVQ (SI)(BX*1), AX
+	MOVQ $0x2020202020202020, R13
+	XORQ R13, AX
+	JZ   wsEight
+	BSFQ AX, AX
+	SHRQ $3, AX
+	ADDQ AX, BX
+	JMP  wsLoop
+wsEight:
+	ADDQ $8, BX
+	JMP  wsLoop
+wsOne:
+	INCQ BX
+	JMP  wsLoop
+#ifdef COPY
+wsDone: // src[BX], in src, is not whitespace: a run starts
+	MOVQ BX, run-8(SP)
+#else
+wsDone: // src[BX], in src, is not whitespace
+#endif
+	MOVBLZX (SI)(BX*1), AX
+	CMPL R9, $1
+	JEQ  next1
+	JB   open1
+	CMPL R9, $3
+	JEQ  colon1
+	JA   value
+	TESTQ $1, R10 // 2: after ','
+	JNZ  key
+	MOVQ BX, R13 // in an array: the run from CX is the separator to match
+	SUBQ CX, R13
+	CMPQ R13, $2
+	JB   value
+	CMPQ R13, $16
+	JA   value
+	LEAQ 16(CX), R8
+	CMPQ R8, DX
+	JA   value
+	VMOVDQU (SI)(CX*1), X9
+	LEAQ ·skipMasks<>+16(SB), R8
+	SUBQ R13, R8
+	VMOVDQU (R8), X10
+	MOVQ R13, R12
+	JMP  value
+
+fail:
+	VZEROUPPER
+#ifdef COPY
+	MOVQ $0, end+80(FP)
+	SUBQ dst+64(FP), R14
+	MOVQ R14, outLen+88(FP)
+	MOVQ ckOut+120(FP), AX // R14 less the run's start at the checkpoint
+	SUBQ dst+64(FP), AX
+	ADDQ ckPos+96(FP), AX
+	MOVQ AX, ckOut+120(FP)
+#else
+	MOVQ $0, end+64(FP)
+#endif
+	RET
