@@ -26,6 +26,7 @@ type tokenHash struct {
 	tok  []byte // a string's or number's bytes so far
 	long bool   // tok grew past maxExactString: hashed as written
 	bad  bool   // not valid JSON
+	led  bool   // the first window came: the text's lead (a byte-order mark) is behind
 	un   []byte // scratch: a string unescaped
 	hdr  [8]byte
 }
@@ -43,8 +44,11 @@ func (t *tokenHash) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	n := len(p)
-	if t.base == 0 {
-		p = jsonwire.TrimLead(p) // a byte-order mark, as sameJSON allows
+	if !t.led {
+		// A byte-order mark, as sameJSON allows: at the very start of the
+		// text only, not in the first window after one of whitespace alone.
+		t.led = true
+		p = jsonwire.TrimLead(p)
 	}
 	t.sc.SetBase(t.base)
 	t.base += int64(len(p))
