@@ -60,3 +60,34 @@ func FuzzSameJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestTokenHashLead: a text's byte-order mark is its lead only at its very
+// start, however the windows fall: after whitespace, in the first window or
+// the next, it makes the text invalid (no sum), as sameJSON judges it; an
+// empty window changes nothing.
+func TestTokenHashLead(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		windows []string
+		valid   bool
+	}{
+		{"Whole", []string{"\ufeff{}"}, true},
+		{"EmptyFirst", []string{"", "\ufeff{}"}, true},
+		{"SpacesThenBOM", []string{"      ", "\ufeff{}"}, false},
+		{"SpacesThenBOMWhole", []string{"      \ufeff{}"}, false},
+		{"BOMThenSpaces", []string{"\ufeff  ", " {}"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newTokenHash()
+			for _, w := range c.windows {
+				h.Write([]byte(w))
+			}
+			if got := h.sum() != nil; got != c.valid {
+				t.Fatalf("sum present = %v, want %v", got, c.valid)
+			}
+			if c.valid && !bytes.Equal(h.sum(), hashOf([]byte(`{}`))) {
+				t.Fatal("not the hash of {}")
+			}
+		})
+	}
+}

@@ -44,9 +44,10 @@ func (t *tokenHash) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	n := len(p)
-	if !t.led {
+	if !t.led && len(p) > 0 {
 		// A byte-order mark, as sameJSON allows: at the very start of the
-		// text only, not in the first window after one of whitespace alone.
+		// text only, not in the first window after one of whitespace alone
+		// (an empty window is no window).
 		t.led = true
 		p = jsonwire.TrimLead(p)
 	}
