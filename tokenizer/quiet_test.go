@@ -10,7 +10,8 @@ import (
 // the CPU has it) and with its Go twin on the same input and state, and fails
 // unless they scan, write and carry the same. Every out is poisoned past
 // what it writes: a kernel that writes more than it reports is caught by
-// comparing the whole buffer.
+// comparing the whole buffer. The twin is checked against quietBlocksBytes,
+// a byte at a time, up to what it writes.
 func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietState) {
 	t.Helper()
 	run := func(k kernelSet) (n, w int, out []byte, s quietState) {
@@ -28,6 +29,12 @@ func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietSta
 			t.Fatalf("%s: src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
 				k.name, src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
 		}
+	}
+	rout, rst := make([]byte, room), st
+	rn, rw := quietBlocksBytes(src, rout, copy, &rst)
+	if rn != wn || rw != ww || !bytes.Equal(rout[:rw], wout[:ww]) || rst != wst {
+		t.Fatalf("src %q room %d copy %v state %+v\ntwin:      n %d w %d state %+v out %q\nreference: n %d w %d state %+v out %q",
+			src, room, copy, st, wn, ww, wst, wout[:ww], rn, rw, rst, rout[:rw])
 	}
 	if wn%64 != 0 || wn > len(src) || copy && ww > room || !copy && ww != 0 {
 		t.Fatalf("src %q: scanned %d, wrote %d of room %d", src, wn, ww, room)
