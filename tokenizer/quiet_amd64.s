@@ -4,10 +4,50 @@
 #include "go_asm.h"
 #include "kernels_amd64.h"
 
+// DEPTH is quietDepth: from the masks of the brackets a block opens (AX)
+// and closes (DX) outside strings, the depth in R10 and the room in R11, it
+// jumps to done, R10 kept, when a bracket closes the value or opens at room
+// or deeper; else it sets R10 to the depth after the block. Most blocks are
+// decided by the counts of brackets alone (POPCNT); the others a bracket at
+// a time (BLSI, BLSR). It clobbers DX, R13 and R14 (scratch in ABI0).
+#define DEPTH(walk0, walk, close, walked, done) \
+	POPCNTQ AX, R13; \
+	POPCNTQ DX, R14; \
+	CMPQ R10, R14; \
+	JLE walk0; \
+	ADDQ R10, R13; \
+	CMPQ R13, R11; \
+	JLT walked; \
+walk0: \
+	MOVQ R10, R13; \
+	ORQ AX, DX; \
+walk: \
+	XORQ R14, R14; \
+	TESTQ DX, DX; \
+	JZ walked; \
+	BLSIQ DX, R14; \
+	BLSRQ DX, DX; \
+	TESTQ AX, R14; \
+	JZ close; \
+	CMPQ R13, R11; \
+	JGE done; \
+	INCQ R13; \
+	JMP walk; \
+close: \
+	DECQ R13; \
+	JNZ walk; \
+	JMP done; \
+walked: \
+	SUBQ R14, R13; \
+	MOVQ R13, R10
+
 // func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 //
 // quietBlocksGeneric, 64 bytes per step in ZMM registers. st's fields are
-// read and written at the offsets go_asm.h gives.
+// read and written at the offsets go_asm.h gives. DEPTH, shared with
+// quietBlocksAVX2, is the part of it that runs on no ZMM register; it could
+// not be run on the AVX-512 CPU it was written for (Zen 3 has none): the
+// tests run it wherever the CPU has AVX-512.
 //
 // Registers: SI src, CX blocks left, DI out (0: no copy), R8 inStr,
 // R9 escaped, R10 depth, R11 room; Z10-Z13 the bytes compared with; X4 all
@@ -51,18 +91,10 @@ escaped:
 	XORQ R8, BX      // strs
 
 	KMOVQ K3, AX
-	ANDNQ AX, BX, AX
-	POPCNTQ AX, AX   // brackets opened
+	ANDNQ AX, BX, AX // brackets opened
 	KMOVQ K4, DX
-	ANDNQ DX, BX, DX
-	POPCNTQ DX, DX   // brackets closed
-	CMPQ R10, DX
-	JLE done         // the value may end in this block
-	LEAQ (R10)(AX*1), R13
-	CMPQ R13, R11
-	JGE done         // the depth limit may be reached in this block
-	SUBQ DX, R13
-	MOVQ R13, R10
+	ANDNQ DX, BX, DX // brackets closed
+	DEPTH(walk0, walk, close, walked, done)
 	MOVQ R12, R9
 	MOVQ BX, R8
 	SARQ $63, R8
@@ -196,23 +228,15 @@ avx2escaped:
 	VPMOVMSKB Y3, DX
 	SHLQ $32, DX
 	ORQ DX, AX
-	ANDNQ AX, BX, AX
-	POPCNTQ AX, AX // brackets opened
+	ANDNQ AX, BX, AX // brackets opened
 	VPCMPEQB Y14, Y4, Y2
 	VPCMPEQB Y14, Y5, Y3
 	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, R13
 	SHLQ $32, R13
 	ORQ R13, DX
-	ANDNQ DX, BX, DX
-	POPCNTQ DX, DX // brackets closed
-	CMPQ R10, DX
-	JLE avx2done   // the value may end in this block
-	LEAQ (R10)(AX*1), R13
-	CMPQ R13, R11
-	JGE avx2done   // the depth limit may be reached in this block
-	SUBQ DX, R13
-	MOVQ R13, R10
+	ANDNQ DX, BX, DX // brackets closed
+	DEPTH(avx2walk0, avx2walk, avx2close, avx2walked, avx2done)
 	MOVQ R12, R9
 	MOVQ BX, R8
 	SARQ $63, R8

@@ -72,8 +72,9 @@ func TestQuietBlocks(t *testing.T) {
 }
 
 // TestQuietBlocksStops pins where the scan stops: before the block in which
-// the value may end, before the one that may reach the depth limit, and
-// before a block the output has no room for.
+// the value ends, before the one that opens a bracket at the depth limit,
+// and before a block the output has no room for; not before a block whose
+// brackets close more than the depth but never close the value.
 func TestQuietBlocksStops(t *testing.T) {
 	pad := func(s string) string { return s + string(bytes.Repeat([]byte{' '}, 64-len(s))) }
 	quiet := pad(`"a": 1, "b":"]]]]", "c" : "x"`) // 24 bytes without the spaces
@@ -91,7 +92,10 @@ func TestQuietBlocksStops(t *testing.T) {
 		{"EndsInSecond", quiet + pad(`}`), 1, 100, true, 128, 64, 24, 1},
 		{"ClosesTwoAtDepthThree", quiet + pad(`]]}`), 3, 100, false, 0, 64, 0, 3},
 		{"ClosesTwoAtDepthTwo", quiet + pad(`]}`), 2, 100, false, 0, 64, 0, 2},
-		{"LimitInSecond", quiet + pad(`[[[`), 1, 4, false, 0, 64, 0, 1},
+		{"LimitInSecond", quiet + pad(`[[[`), 1, 3, false, 0, 64, 0, 1},
+		{"ReachesLimit", quiet + pad(`[[[`), 1, 4, false, 0, 128, 0, 4},
+		{"UpAndDown", quiet + pad(`[[]], {}, {"a": [{}]}, [[]]`), 1, 4, false, 0, 128, 0, 1},
+		{"UpAndDownToZero", quiet + pad(`[[]], {}]`), 1, 3, false, 0, 64, 0, 1},
 		{"BelowLimit", quiet + pad(`[[`), 1, 4, false, 0, 128, 0, 3},
 		{"NoRoom", quiet + quiet, 1, 100, true, 127, 64, 24, 1},
 		{"BackslashOutsideStringsEscapesQuote", pad(`\"{`) + quiet, 1, 100, false, 0, 128, 0, 2},
