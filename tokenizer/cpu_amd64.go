@@ -11,12 +11,13 @@ package tokenizer
 // POPCNT, BMI1 and BMI2, and the operating system saves the opmask and ZMM
 // registers; for quietBlocksAVX512, escapedQuoteAVX512 and stringRunAVX512.
 //
-// cpuQuietAVX2: AVX2, and PCLMULQDQ, POPCNT and BMI1, which every AVX2 CPU
-// made has, but a virtual machine may hide; for quietBlocksAVX2.
+// cpuAVX2BMI: AVX2, and PCLMULQDQ, POPCNT and BMI1, which every AVX2 CPU
+// made has, but a virtual machine may hide; for quietBlocksAVX2 and
+// escapedQuoteAVX2.
 var (
-	cpuAVX2      = detectAVX2()
-	cpuAVX512    = cpuAVX2 && detectAVX512()
-	cpuQuietAVX2 = cpuAVX2 && detectBitOps()
+	cpuAVX2    = detectAVX2()
+	cpuAVX512  = cpuAVX2 && detectAVX512()
+	cpuAVX2BMI = cpuAVX2 && detectBitOps()
 )
 
 func detectAVX2() bool {

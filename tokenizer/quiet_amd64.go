@@ -9,7 +9,7 @@ package tokenizer
 func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 
 // quietBlocksAVX2 is quietBlocksAVX512 with AVX2 (and PCLMULQDQ, POPCNT and
-// BMI1: cpuQuietAVX2).
+// BMI1: cpuAVX2BMI).
 //
 //go:noescape
 func quietBlocksAVX2(src *byte, blocks int, out *byte, st *quietState) (n, w int)
@@ -18,7 +18,7 @@ func quietBlocksAVX2(src *byte, blocks int, out *byte, st *quietState) (n, w int
 // else the AVX2 one (unless a test asks for the twin).
 func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
 	avx512 := hasAVX512
-	if forceTwins || !avx512 && !(hasAVX2 && cpuQuietAVX2) {
+	if forceTwins || !avx512 && !(hasAVX2 && cpuAVX2BMI) {
 		return quietBlocksGeneric(src, out, copy, st)
 	}
 	blocks := len(src) / 64

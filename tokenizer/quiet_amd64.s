@@ -131,22 +131,6 @@ done:
 	VZEROUPPER
 	RET
 
-// MASK2 sets r to the mask of the block's bytes (Y0, Y1) equal to those of
-// y, through Y2, Y3 and t.
-#define MASK2(y, r, t) \
-	VPCMPEQB y, Y0, Y2; \
-	VPCMPEQB y, Y1, Y3; \
-	VPMOVMSKB Y2, r; \
-	VPMOVMSKB Y3, t; \
-	SHLQ $32, t; \
-	ORQ t, r
-
-// BCAST fills y (whose low half is x) with the byte b, through AX.
-#define BCAST(b, x, y) \
-	MOVL b, AX; \
-	VMOVD AX, x; \
-	VPBROADCASTB x, y
-
 // COMPACT8 writes the bytes of the 8 at off(SI) that the low byte of AX
 // flags at DI, moved to the front by their shuffle from the table at R13
 // (PSHUFB, as compactAVX2: 8 bytes written, zeros after the kept ones), and
