@@ -255,15 +255,75 @@ strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	JEQ  strEscape
 	CMPB AL, $0x80
 	JB   fail // a control byte
+utf8Block: // AL = src[BX], from 0x80, starts a character: UTF-8 by the block
+	// The 32 bytes from BX (where 32 remain, else the scalar utf8) up to
+	// the first quote, backslash or control byte, P bytes (32 if none),
+	// are checked by UTF8BLOCK as Keiser and Lemire's lookups do, with
+	// ASCII before BX (a character starts there). A flag before P hands
+	// the sequence at BX to utf8, which decides exactly. A sequence that P
+	// cuts is not checked: where P is the block's end, the next block
+	// starts at its lead; before a stop, utf8 takes it from its lead (and
+	// fails). R9 and R13 are free inside a string.
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   utf8
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPOR Y5, Y4, Y4
+	VPMAXUB Y2, Y3, Y5
+	VPCMPEQB Y2, Y5, Y5
+	VPOR Y5, Y4, Y4
+	VPMOVMSKB Y4, R9 // the stops
+	UTF8BLOCK(R8)    // the flags
+	BTSQ $32, R9
+	BTSQ $32, R8
+	BSFQ R8, R8
+	MOVQ R9, R13
+	BSFQ R9, R9      // P
+	CMPQ R8, R9
+	JB   utf8        // a flag before P
+	LEAQ -1(R13), R8
+	NOTQ R13
+	ANDQ R8, R13     // the bytes before P
+	VPMAXUB ·skipLeads<>(SB), Y3, Y4
+	VPCMPEQB Y3, Y4, Y4
+	VPMOVMSKB Y4, R8 // the leads, from 0xC0
+	ANDQ R8, R13
+	BSRQ R13, R13    // the last lead before P
+	JZ   utf8Whole
+	LEAQ (BX)(R13*1), R8
+	MOVBLZX (SI)(R8*1), AX
+	LEAQ 2(R13), R8  // where its sequence ends: 2, 3 or 4 bytes on
+	CMPL AX, $0xE0
+	JB   utf8Len
+	INCQ R8
+	CMPL AX, $0xF0
+	JB   utf8Len
+	INCQ R8
+utf8Len:
+	CMPQ R8, R9
+	JA   utf8Cut
+utf8Whole: // the P bytes from BX are valid UTF-8, whole
+	ADDQ R9, BX
+	CMPQ R9, $32
+	JEQ  strLoop
+	MOVBLZX (SI)(BX*1), AX
+	JMP  strByte
+utf8Cut: // P cuts the sequence at BX+R13
+	ADDQ R13, BX
+	MOVBLZX (SI)(BX*1), AX
+	CMPQ R9, $32
+	JEQ  utf8Block
 	JMP  utf8
 strTail: // fewer than 32 bytes remain: a byte at a time
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
 	CMPB AL, $0x20
-	JB   strByte
+	JB   fail // a control byte
 	CMPB AL, $0x80
-	JAE  strByte
+	JAE  utf8
 	CMPB AL, $0x22
 	JEQ  strEnd
 	CMPB AL, $0x5C
@@ -275,7 +335,7 @@ strNext: // after an escape or a UTF-8 sequence: another, or back to the loop
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
 	CMPB AL, $0x80
-	JAE  utf8
+	JAE  utf8Block
 	CMPB AL, $0x5C
 	JEQ  strEscape
 	JMP  strLoop
