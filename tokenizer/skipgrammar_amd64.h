@@ -132,6 +132,11 @@ number1:
 	JA   fail
 	INCQ BX
 digitsInt:
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JA   digitsIntWord
+	DIGITS16(digitsInt, numberInt)
+digitsIntWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsIntByte
@@ -156,6 +161,11 @@ numberInt: // after the integer part
 	INCQ BX
 	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsFrac:
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JA   digitsFracWord
+	DIGITS16(digitsFrac, numberFrac)
+digitsFracWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsFracByte
@@ -192,6 +202,11 @@ numberSign:
 numberExpDigits:
 	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsExp:
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JA   digitsExpWord
+	DIGITS16(digitsExp, numberExpEnd)
+digitsExpWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsExpByte
