@@ -587,12 +587,13 @@ comma:
 	// In an array, the whitespace after ',' is most often the same as
 	// after the last: compared as 16 bytes with the run ws learned, X9
 	// under the mask X10, R12 bytes long (value does as much for arrays
-	// of numbers).
+	// of numbers). A byte must follow the 16 (the run may be 16 long, and
+	// the byte after it is read).
 	TESTQ R12, R12
 	JZ   ws
 	LEAQ 16(BX), AX
 	CMPQ AX, DX
-	JA   ws
+	JAE  ws
 	VMOVDQU (SI)(BX*1), X3
 	VPXOR X9, X3, X3
 	VPAND X10, X3, X3
