@@ -15,6 +15,7 @@ var wsPlaces = []struct{ name, json string }{
 	{"after-key", `{"a"W:1}`},
 	{"after-colon", `{"a":W1}`},
 	{"after-comma-object", `{"a":1,W"b":2}`},
+	{"object-separators", `{"a":1,W"b":2,W"c":{"d":W1,W"e":2},W"f":3,W"g":4}`},
 	{"before-close-object", `{"a":1W}`},
 	{"empty-object", `{W}`},
 	{"after-open-array", `[W1]`},
@@ -78,13 +79,19 @@ func TestSkipWhitespace(t *testing.T) {
 						for _, at := range []int{n - 1, n / 2} {
 							r := []byte(run)
 							r[at] = bad
-							doc := strings.Replace(p.json, "W", string(r), 1)
-							doc = strings.ReplaceAll(doc, "W", run)
-							a := skipArgs{src: []byte(doc + "  "), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
-							if _, ok := checkSkip(t, a); ok {
-								t.Fatalf("%s run %d with %#x at %d: skipWhole(%q) took it", kind, n, bad, at, doc)
+							// The bad run first, and last (after runs the
+							// kernel learns as separators).
+							last := strings.LastIndex(p.json, "W")
+							for _, doc := range []string{
+								strings.ReplaceAll(strings.Replace(p.json, "W", string(r), 1), "W", run),
+								strings.ReplaceAll(p.json[:last], "W", run) + string(r) + strings.ReplaceAll(p.json[last+1:], "W", run),
+							} {
+								a := skipArgs{src: []byte(doc + "  "), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+								if _, ok := checkSkip(t, a); ok {
+									t.Fatalf("%s run %d with %#x at %d: skipWhole(%q) took it", kind, n, bad, at, doc)
+								}
+								checkCopy(t, a)
 							}
-							checkCopy(t, a)
 						}
 					}
 				}
