@@ -105,13 +105,6 @@ GLOBL ·skipLeads<>(SB), RODATA|NOPTR, $32
 	VPMOVMSKB Y6, reg; \
 	NOTL reg
 
-DATA ·skipC30<>+0(SB)/8, $0x3030303030303030
-DATA ·skipC30<>+8(SB)/8, $0x3030303030303030
-GLOBL ·skipC30<>(SB), RODATA|NOPTR, $16
-DATA ·skipC09<>+0(SB)/8, $0x0909090909090909
-DATA ·skipC09<>+8(SB)/8, $0x0909090909090909
-GLOBL ·skipC09<>(SB), RODATA|NOPTR, $16
-
 // skipMasks from +16-n is the mask of n bytes out of 16.
 DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
@@ -140,23 +133,6 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	BSFQ R8, R8; \
 	SHRQ $3, R8; \
 	ADDQ R8, BX; \
-	JMP  done
-
-// DIGITS16 is DIGITS on the 16 bytes at src[BX] (in src), by one compare:
-// a byte is a digit when c-'0', unsigned, is at most 9 (min(x, 9) == x).
-// It clobbers AX, X3 and X4.
-#define DIGITS16(loop, done) \
-	VMOVDQU (SI)(BX*1), X3; \
-	VPSUBB ·skipC30<>(SB), X3, X3; \
-	VPMINUB ·skipC09<>(SB), X3, X4; \
-	VPCMPEQB X4, X3, X3; \
-	VPMOVMSKB X3, AX; \
-	XORL $0xFFFF, AX; \
-	JNZ  3(PC); \
-	ADDQ $16, BX; \
-	JMP  loop; \
-	BSFL AX, AX; \
-	ADDQ AX, BX; \
 	JMP  done
 
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)

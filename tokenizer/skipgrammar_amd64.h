@@ -132,11 +132,6 @@ number1:
 	JA   fail
 	INCQ BX
 digitsInt:
-	LEAQ 16(BX), AX
-	CMPQ AX, DX
-	JA   digitsIntWord
-	DIGITS16(digitsInt, numberInt)
-digitsIntWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsIntByte
@@ -161,11 +156,6 @@ numberInt: // after the integer part
 	INCQ BX
 	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsFrac:
-	LEAQ 16(BX), AX
-	CMPQ AX, DX
-	JA   digitsFracWord
-	DIGITS16(digitsFrac, numberFrac)
-digitsFracWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsFracByte
@@ -202,11 +192,6 @@ numberSign:
 numberExpDigits:
 	MOVQ BX, DI // digits must follow (DI is free outside strings)
 digitsExp:
-	LEAQ 16(BX), AX
-	CMPQ AX, DX
-	JA   digitsExpWord
-	DIGITS16(digitsExp, numberExpEnd)
-digitsExpWord:
 	LEAQ 8(BX), AX
 	CMPQ AX, DX
 	JA   digitsExpByte
@@ -615,31 +600,12 @@ comma1:
 	JMP  value
 
 ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
-	// 32 bytes a step while 32 remain: the whitespace table Y8 gives each
-	// whitespace byte itself, so the first byte it does not give back ends
-	// the run. CX, a token's start, is free here: it keeps where the run
-	// began.
+	// As skipSpace: a run of spaces is measured a word at a time. CX, a
+	// token's start, is free here: it keeps where the run began.
 #ifdef COPY
 	COPYRUN(wsRunRoom, wsRun32, wsRun16, wsRunMore, wsRunByte, wsRunDone)
 #endif
 	MOVQ BX, CX
-wsBlock:
-	LEAQ 32(BX), AX
-	CMPQ AX, DX
-	JA   wsTail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSHUFB Y3, Y8, Y4
-	VPCMPEQB Y3, Y4, Y4
-	VPMOVMSKB Y4, AX
-	XORL $-1, AX // the bytes that are not whitespace
-	JZ   wsBlock32
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  wsDone
-wsBlock32:
-	ADDQ $32, BX
-	JMP  wsBlock
-wsTail: // fewer than 32 bytes remain: as skipSpace, a run of spaces a word at a time
 	LEAQ ·space(SB), R8
 wsLoop:
 	CMPQ BX, DX
