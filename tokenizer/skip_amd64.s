@@ -149,14 +149,16 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
 //	R11 the depth; room and maxToken are compared in memory, from the arguments
 //	R12 the length of the separator learned in an array (0: none), X9 its
-//	bytes and X10 their mask; R13 scratch in ws
+//	bytes and X10 their mask; R13 scratch in ws; in an object, the
+//	separator before a key: X14 its bytes, X15 their mask and osep-32(SP)
+//	its length (0: none)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
 //	AX, R8 scratch; AL the byte at BX where a label says so; R9 and R13
 //	scratch in a string (utf8Block)
 //	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y7, Y11-Y13 scratch
-TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-96
+TEXT ·skipWholeAVX2(SB), NOSPLIT, $32-96
 #include "skipgrammar_amd64.h"
 
 // COPYRUN appends src[run-8(SP):BX], the run of bytes since the last
@@ -229,6 +231,6 @@ ldone:
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
 #define COPY
-TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-128
+TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 #include "skipgrammar_amd64.h"
 #undef COPY

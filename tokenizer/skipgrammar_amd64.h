@@ -25,6 +25,7 @@
 	MOVQ BX, run-8(SP)
 #endif
 	XORQ R12, R12
+	MOVQ $0, osep-32(SP)
 #ifndef COPY
 	MOVQ $0, ckPos+72(FP)
 	MOVQ $0, ckStack+80(FP)
@@ -568,7 +569,7 @@ comma:
 	JA   comma1
 	MOVL $2, R9
 	TESTQ $1, R10
-	JNZ  ws
+	JNZ  commaObject
 	// In an array, the whitespace after ',' is most often the same as
 	// after the last: compared as 16 bytes with the run ws learned, X9
 	// under the mask X10, R12 bytes long (value does as much for arrays
@@ -598,6 +599,27 @@ comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
+commaObject: // as in an array, with the run learned before a key: X14 under X15, osep-32(SP) bytes
+	CMPQ osep-32(SP), $0
+	JEQ  ws
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JAE  ws
+	VMOVDQU (SI)(BX*1), X3
+	VPXOR X14, X3, X3
+	VPAND X15, X3, X3
+	VPTEST X3, X3
+	JNZ  ws
+#ifdef COPY
+	COPYRUN(osepRunRoom, osepRun32, osepRun16, osepRunMore, osepRunByte, osepRunDone)
+#endif
+	ADDQ osep-32(SP), BX
+#ifdef COPY
+	MOVQ BX, run-8(SP)
+#endif
+	CMPB (SI)(BX*1), $0x20
+	JA   key
+	JMP  ws
 
 ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	// As skipSpace: a run of spaces is measured a word at a time. CX, a
@@ -649,7 +671,7 @@ wsDone: // src[BX], in src, is not whitespace
 	JEQ  colon1
 	JA   value
 	TESTQ $1, R10 // 2: after ','
-	JNZ  key
+	JNZ  wsObject
 	MOVQ BX, R13 // in an array: the run from CX is the separator to match
 	SUBQ CX, R13
 	CMPQ R13, $2
@@ -665,6 +687,22 @@ wsDone: // src[BX], in src, is not whitespace
 	VMOVDQU (R8), X10
 	MOVQ R13, R12
 	JMP  value
+wsObject: // in an object: the run from CX is the separator before a key
+	MOVQ BX, R13
+	SUBQ CX, R13
+	CMPQ R13, $2
+	JB   key
+	CMPQ R13, $16
+	JA   key
+	LEAQ 16(CX), R8
+	CMPQ R8, DX
+	JA   key
+	VMOVDQU (SI)(CX*1), X14
+	LEAQ ·skipMasks<>+16(SB), R8
+	SUBQ R13, R8
+	VMOVDQU (R8), X15
+	MOVQ R13, osep-32(SP)
+	JMP  key
 
 fail:
 	VZEROUPPER
