@@ -628,6 +628,16 @@ ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	COPYRUN(wsRunRoom, wsRun32, wsRun16, wsRunMore, wsRunByte, wsRunDone)
 #endif
 	MOVQ BX, CX
+	CMPB (SI)(BX*1), $0x20 // one space before a token (": ", ", "): no scan
+	JNE  wsScan
+	LEAQ 1(BX), AX
+	CMPQ AX, DX
+	JAE  fail
+	CMPB 1(SI)(BX*1), $0x20
+	JBE  wsScan
+	MOVQ AX, BX
+	JMP  wsDone
+wsScan:
 	LEAQ ·space(SB), R8
 wsLoop:
 	CMPQ BX, DX
