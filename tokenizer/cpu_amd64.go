@@ -10,9 +10,14 @@ package tokenizer
 // cpuAVX512: that, and AVX-512 F, BW and VBMI2 (for VPCOMPRESSB), PCLMULQDQ,
 // POPCNT, BMI1 and BMI2, and the operating system saves the opmask and ZMM
 // registers; for quietBlocksAVX512, escapedQuoteAVX512 and stringRunAVX512.
+//
+// cpuAVX2BMI: AVX2, and PCLMULQDQ, POPCNT and BMI1, which every AVX2 CPU
+// made has, but a virtual machine may hide; for quietBlocksAVX2 and
+// escapedQuoteAVX2.
 var (
-	cpuAVX2   = detectAVX2()
-	cpuAVX512 = cpuAVX2 && detectAVX512()
+	cpuAVX2    = detectAVX2()
+	cpuAVX512  = cpuAVX2 && detectAVX512()
+	cpuAVX2BMI = cpuAVX2 && detectBitOps()
 )
 
 func detectAVX2() bool {
@@ -26,6 +31,14 @@ func detectAVX2() bool {
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
 	return ebx7&(1<<5) != 0
+}
+
+func detectBitOps() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const pclmul, popcnt = 1 << 1, 1 << 23
+	_, ebx7, _, _ := cpuid(7, 0)
+	const bmi1 = 1 << 3
+	return ecx1&pclmul != 0 && ecx1&popcnt != 0 && ebx7&bmi1 != 0
 }
 
 func detectAVX512() bool {

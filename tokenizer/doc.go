@@ -44,7 +44,7 @@
 //
 // Each kernel is a file triple and a twin: classify (AVX2), compact (the
 // shuffle compaction, SSSE3 where AVX2 runs), quietBlocks, escapedQuote and
-// stringRun (AVX-512; stringRun also AVX2, in strrun2_amd64.s) each have x_amd64.go (the dispatch), x_amd64.s (the
+// stringRun (AVX-512; quietBlocks also AVX2, in quiet_amd64.s; stringRun also AVX2, in strrun2_amd64.s) each have x_amd64.go (the dispatch), x_amd64.s (the
 // kernel; struct fields through go_asm.h, shared macros in kernels_amd64.h)
 // and x_other.go (the twin's dispatch, for other architectures and noasm),
 // the twin itself in x.go. What the CPU has is

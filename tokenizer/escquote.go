@@ -8,8 +8,8 @@ import "math/bits"
 // quote's index; or, when the blocks hold none, the index after them and
 // whether a backslash at their end escapes the byte there.
 //
-// It is the Go twin of the AVX-512 kernel, and what runs where there is
-// none, with AVX2 or without: quotedEnd calls it on any CPU.
+// It is the Go twin of the AVX-512 and AVX2 kernels, and what runs where
+// neither does: quotedEnd calls escapedQuote on any CPU.
 func escapedQuoteGeneric(src []byte) (int, bool) {
 	n, carry := 0, false
 	for ; n+64 <= len(src); n += 64 {

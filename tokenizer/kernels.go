@@ -4,7 +4,7 @@ package tokenizer
 // them (useKernels, in export_test.go) to run a lesser CPU's paths on this
 // one. Nothing else writes these.
 var (
-	hasAVX2   = cpuAVX2   // classify takes a block with classifyAVX2; the trusted scans take blocks; stringRun calls its AVX2 kernel
+	hasAVX2   = cpuAVX2   // classify takes a block with classifyAVX2; the trusted scans take blocks; stringRun and quietBlocks call their AVX2 kernels
 	hasAVX512 = cpuAVX512 // quietBlocks, escapedQuote and stringRun call their AVX-512 kernels
 
 	// forceTwins makes str hand escaped and non-ASCII text to stringRun,

@@ -1,5 +1,6 @@
 // Macros that the AVX-512 kernels share (quiet_amd64.s, escquote_amd64.s,
-// strrun_amd64.s).
+// strrun_amd64.s), and at the end the AVX2 ones' (quietBlocksAVX2,
+// escquote2_amd64.s).
 
 // ESCAPES is escapedBytes for a block with backslashes: from the backslash
 // mask in AX and the carry in R9 (1: the block's first byte is escaped), the
@@ -54,3 +55,19 @@
 #define SPLAT(imm, z) \
 	MOVQ imm, AX; \
 	VPBROADCASTQ AX, z
+
+// MASK2 sets r to the mask of the block's bytes (Y0, Y1) equal to those of
+// y, through Y2, Y3 and t.
+#define MASK2(y, r, t) \
+	VPCMPEQB y, Y0, Y2; \
+	VPCMPEQB y, Y1, Y3; \
+	VPMOVMSKB Y2, r; \
+	VPMOVMSKB Y3, t; \
+	SHLQ $32, t; \
+	ORQ t, r
+
+// BCAST fills y (whose low half is x) with the byte b, through AX.
+#define BCAST(b, x, y) \
+	MOVL b, AX; \
+	VMOVD AX, x; \
+	VPBROADCASTB x, y

@@ -18,8 +18,7 @@ type quietState struct {
 
 // quietBlocks scans, from src[0], the whole 64-byte blocks of a trusted
 // value in which nothing needs a closer look: the value does not end in them
-// (more brackets are open than the block closes) and the depth limit cannot
-// be reached (the block opens too few). It stops before the first block that
+// and no bracket opens at the depth limit (quietDepth). It stops before the first block that
 // does not qualify, or when fewer than 64 bytes remain, or, when copying, after
 // len(out)/64 blocks, for which out has room; the caller takes that block a
 // bracket at a time. It returns the bytes scanned and, when copy is true, the
@@ -38,11 +37,11 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 		var m blockMasks
 		classify((*[64]byte)(src[n:n+64]), &m)
 		strs, carry := m.strings(st.inStr, st.escaped)
-		open, close := bits.OnesCount64(m.open&^strs), bits.OnesCount64(m.close&^strs)
-		if st.depth <= close || st.depth+open >= st.room {
+		depth, ok := quietDepth(st.depth, st.room, m.open&^strs, m.close&^strs)
+		if !ok {
 			break
 		}
-		st.depth += open - close
+		st.depth = depth
 		st.inStr, st.escaped = uint64(int64(strs)>>63), carry
 		if copy {
 			w += compactBlock(out[w:], (*[64]byte)(src[n:n+64]), m.space&^strs)
@@ -50,6 +49,32 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 		n += 64
 	}
 	return n, w
+}
+
+// quietDepth returns the depth after a block whose brackets outside strings
+// open and close flag, from depth, and whether the value goes on past the
+// block within the limit: no bracket closes the value, none opens at room or
+// deeper (where trustedScan stops with errDepth). Most blocks are decided by
+// their counts of brackets; the others a bracket at a time, so that a block
+// of small values closed as they open (a depth that goes up and down, never
+// to 0) stays in the kernel.
+func quietDepth(depth, room int, open, close uint64) (int, bool) {
+	if nc := bits.OnesCount64(close); depth > nc {
+		if d := depth + bits.OnesCount64(open); d < room {
+			return d - nc, true
+		}
+	}
+	for b := open | close; b != 0; b &= b - 1 {
+		if open&b&-b != 0 {
+			if depth >= room {
+				return depth, false
+			}
+			depth++
+		} else if depth--; depth == 0 {
+			return depth, false
+		}
+	}
+	return depth, true
 }
 
 // compactBlock writes the bytes of b that drop does not flag to out, in

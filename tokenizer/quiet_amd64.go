@@ -8,9 +8,17 @@ package tokenizer
 //go:noescape
 func quietBlocksAVX512(src *byte, blocks int, out *byte, st *quietState) (n, w int)
 
-// quietBlocks is quietBlocksGeneric, with the AVX-512 kernel where it runs.
+// quietBlocksAVX2 is quietBlocksAVX512 with AVX2 (and PCLMULQDQ, POPCNT and
+// BMI1: cpuAVX2BMI).
+//
+//go:noescape
+func quietBlocksAVX2(src *byte, blocks int, out *byte, st *quietState) (n, w int)
+
+// quietBlocks is quietBlocksGeneric, with the AVX-512 kernel where it runs,
+// else the AVX2 one (unless a test asks for the twin).
 func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
-	if !hasAVX512 {
+	avx512 := hasAVX512
+	if forceTwins || !avx512 && !(hasAVX2 && cpuAVX2BMI) {
 		return quietBlocksGeneric(src, out, copy, st)
 	}
 	blocks := len(src) / 64
@@ -21,11 +29,15 @@ func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
 	// off the scheduler: an assembly loop has no preemption points.
 	for blocks > 0 {
 		c := min(blocks, maxKernelBlocks)
-		var dn, dw int
+		var dst *byte // nil: no copy
 		if copy {
-			dn, dw = quietBlocksAVX512(&src[n], c, &out[w], st)
+			dst = &out[w]
+		}
+		var dn, dw int
+		if avx512 {
+			dn, dw = quietBlocksAVX512(&src[n], c, dst, st)
 		} else {
-			dn, _ = quietBlocksAVX512(&src[n], c, nil, st)
+			dn, dw = quietBlocksAVX2(&src[n], c, dst, st)
 		}
 		n, w, blocks = n+dn, w+dw, blocks-c
 		if dn < c*64 {

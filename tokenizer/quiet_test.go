@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// checkQuietBlocks runs quietBlocks with the kernel (where the CPU has it)
-// and its Go twin on the same input and state, and fails unless both scan,
-// write and carry the same. The twin's out is poisoned past what it writes,
-// the kernel's too: a kernel that writes more than it reports is caught by
-// comparing the whole buffer.
+// checkQuietBlocks runs quietBlocks with each kernel (AVX2, and AVX-512 where
+// the CPU has it) and with its Go twin on the same input and state, and fails
+// unless they scan, write and carry the same. Every out is poisoned past
+// what it writes: a kernel that writes more than it reports is caught by
+// comparing the whole buffer. The twin is checked against quietBlocksBytes,
+// a byte at a time, up to what it writes.
 func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietState) {
 	t.Helper()
 	run := func(k kernelSet) (n, w int, out []byte, s quietState) {
@@ -18,14 +19,25 @@ func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietSta
 		withKernels(k, func() { n, w = quietBlocks(src, out, copy, &s) })
 		return n, w, out, s
 	}
-	gn, gw, gout, gst := run(kernelsAVX512)
 	wn, ww, wout, wst := run(kernelsTwins)
-	if gn != wn || gw != ww || !bytes.Equal(gout, wout) || gst != wst {
-		t.Fatalf("src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
-			src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
+	for _, k := range []kernelSet{kernelsAVX2, kernelsAVX512} {
+		if !k.available() {
+			continue
+		}
+		gn, gw, gout, gst := run(k)
+		if gn != wn || gw != ww || !bytes.Equal(gout, wout) || gst != wst {
+			t.Fatalf("%s: src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
+				k.name, src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
+		}
 	}
-	if gn%64 != 0 || gn > len(src) || copy && gw > room || !copy && gw != 0 {
-		t.Fatalf("src %q: scanned %d, wrote %d of room %d", src, gn, gw, room)
+	rout, rst := make([]byte, room), st
+	rn, rw := quietBlocksBytes(src, rout, copy, &rst)
+	if rn != wn || rw != ww || !bytes.Equal(rout[:rw], wout[:ww]) || rst != wst {
+		t.Fatalf("src %q room %d copy %v state %+v\ntwin:      n %d w %d state %+v out %q\nreference: n %d w %d state %+v out %q",
+			src, room, copy, st, wn, ww, wst, wout[:ww], rn, rw, rst, rout[:rw])
+	}
+	if wn%64 != 0 || wn > len(src) || copy && ww > room || !copy && ww != 0 {
+		t.Fatalf("src %q: scanned %d, wrote %d of room %d", src, wn, ww, room)
 	}
 }
 
@@ -60,8 +72,9 @@ func TestQuietBlocks(t *testing.T) {
 }
 
 // TestQuietBlocksStops pins where the scan stops: before the block in which
-// the value may end, before the one that may reach the depth limit, and
-// before a block the output has no room for.
+// the value ends, before the one that opens a bracket at the depth limit,
+// and before a block the output has no room for; not before a block whose
+// brackets close more than the depth but never close the value.
 func TestQuietBlocksStops(t *testing.T) {
 	pad := func(s string) string { return s + string(bytes.Repeat([]byte{' '}, 64-len(s))) }
 	quiet := pad(`"a": 1, "b":"]]]]", "c" : "x"`) // 24 bytes without the spaces
@@ -79,7 +92,10 @@ func TestQuietBlocksStops(t *testing.T) {
 		{"EndsInSecond", quiet + pad(`}`), 1, 100, true, 128, 64, 24, 1},
 		{"ClosesTwoAtDepthThree", quiet + pad(`]]}`), 3, 100, false, 0, 64, 0, 3},
 		{"ClosesTwoAtDepthTwo", quiet + pad(`]}`), 2, 100, false, 0, 64, 0, 2},
-		{"LimitInSecond", quiet + pad(`[[[`), 1, 4, false, 0, 64, 0, 1},
+		{"LimitInSecond", quiet + pad(`[[[`), 1, 3, false, 0, 64, 0, 1},
+		{"ReachesLimit", quiet + pad(`[[[`), 1, 4, false, 0, 128, 0, 4},
+		{"UpAndDown", quiet + pad(`[[]], {}, {"a": [{}]}, [[]]`), 1, 4, false, 0, 128, 0, 1},
+		{"UpAndDownToZero", quiet + pad(`[[]], {}]`), 1, 3, false, 0, 64, 0, 1},
 		{"BelowLimit", quiet + pad(`[[`), 1, 4, false, 0, 128, 0, 3},
 		{"NoRoom", quiet + quiet, 1, 100, true, 127, 64, 24, 1},
 		{"BackslashOutsideStringsEscapesQuote", pad(`\"{`) + quiet, 1, 100, false, 0, 128, 0, 2},

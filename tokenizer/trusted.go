@@ -78,8 +78,8 @@ func (s *Scanner) trustedScan(src []byte, i int, copy bool) (int, bool, error) {
 	run := i
 	depth := s.tdepth
 	// Blocks of 64 bytes classified by the kernels, where there are some: runs
-	// of quiet blocks by quietBlocks (one AVX-512 call for many), the others
-	// a bracket at a time. Not when strings must be measured
+	// of quiet blocks by quietBlocks (one AVX-512 or AVX2 call for many), the
+	// others a bracket at a time. Not when strings must be measured
 	// (WithMaxTokenSize), which the byte loops do.
 	useBlocks := hasAVX2 && s.maxToken == math.MaxInt
 	var inStr bool
@@ -260,9 +260,9 @@ blocks:
 			break
 		}
 
-		// This block, a bracket at a time: the value may end in it, the
-		// depth limit may be reached, or the output has no room for a
-		// whole block.
+		// This block, a bracket at a time: the value ends in it, a bracket
+		// opens at the depth limit, or the output has no room for a whole
+		// block.
 		var m blockMasks
 		classify((*[64]byte)(src[i:i+64]), &m)
 		strs, carry := m.strings(st.inStr, st.escaped)
