@@ -219,6 +219,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	}
 	spans := m.spans[:n]
 	e, lens := compile.NoEntry, f.lens
+	spare := false // bytes past dst's end hold what the short moves left
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
@@ -245,6 +246,20 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
+		if kl, o := sp.KeyEnd-sp.KeyStart, len(dst); kl <= 16 && sp.ValueEnd-sp.ValueStart <= 16 && sp.ValueStart <= len(src)-16 && cap(dst)-o >= 34 {
+			// Short key and value: 16 bytes each, moved into dst's room,
+			// the bytes past them cleared below (appendMember).
+			d := dst[o : o+34]
+			if f.wrote {
+				d[0], d, o = ',', d[1:], o+1
+			}
+			f.wrote, spare = true, true
+			*(*[16]byte)(d) = *(*[16]byte)(src[sp.KeyStart:])
+			d[kl] = ':'
+			*(*[16]byte)(d[kl+1:]) = *(*[16]byte)(src[sp.ValueStart:])
+			dst = dst[:o+kl+1+sp.ValueEnd-sp.ValueStart]
+			continue
+		}
 		if f.wrote {
 			dst = append(dst, ',')
 		}
@@ -256,6 +271,9 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 			dst = append(dst, ':')
 			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
 		}
+	}
+	if spare {
+		clearSpare(dst)
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -285,6 +303,7 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	}
 	spans := m.spans[:n]
 	e := compile.NoEntry
+	spare := false // bytes past dst's end hold what the short moves left
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
@@ -327,6 +346,20 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
+		if kl, o := sp.KeyEnd-sp.KeyStart, len(dst); kl <= 16 && sp.ValueEnd-sp.ValueStart <= 16 && sp.ValueStart <= len(src)-16 && cap(dst)-o >= 34 {
+			// Short key and value: 16 bytes each, moved into dst's room,
+			// the bytes past them cleared below (appendMember).
+			d := dst[o : o+34]
+			if f.wrote {
+				d[0], d, o = ',', d[1:], o+1
+			}
+			f.wrote, spare = true, true
+			*(*[16]byte)(d) = *(*[16]byte)(src[sp.KeyStart:])
+			d[kl] = ':'
+			*(*[16]byte)(d[kl+1:]) = *(*[16]byte)(src[sp.ValueStart:])
+			dst = dst[:o+kl+1+sp.ValueEnd-sp.ValueStart]
+			continue
+		}
 		if f.wrote {
 			dst = append(dst, ',')
 		}
@@ -339,6 +372,9 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
 		}
 	}
+	if spare {
+		clearSpare(dst)
+	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
 		return dst, last.ValueEnd, f // f is the sibling's, with no member read yet, or the enclosing object's
@@ -349,6 +385,24 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd, f
+}
+
+// clearSpare clears the 16 bytes past dst's end (as far as its capacity
+// goes), where the short moves of members and descended leave bytes of src
+// that follow a kept member's key or value: they may be a dropped member's,
+// and a caller's buffer must never hold those, not even past its end.
+//
+// members writes a kept member whose key and value have 16 bytes or fewer
+// with two 16-byte moves into dst's room, and ':' between them, instead of
+// three appends, two of them calls of memmove: what lands past the key is
+// overwritten by ':' and the value, and what lands past the value ends
+// within 16 bytes of dst's end, which only grows.
+func clearSpare(dst []byte) {
+	if n := len(dst); cap(dst)-n >= 16 {
+		*(*[16]byte)(dst[n : n+16]) = [16]byte{}
+	} else {
+		clear(dst[n:cap(dst)])
+	}
 }
 
 // sibling closes the object of f, an element of the array in the frame
