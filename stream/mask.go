@@ -219,7 +219,6 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	}
 	spans := m.spans[:n]
 	e, lens := compile.NoEntry, f.lens
-	spare := false // bytes past dst's end hold what the short moves left
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
@@ -246,34 +245,22 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if kl, o := sp.KeyEnd-sp.KeyStart, len(dst); kl <= 16 && sp.ValueEnd-sp.ValueStart <= 16 && sp.ValueStart <= len(src)-16 && cap(dst)-o >= 34 {
-			// Short key and value: 16 bytes each, moved into dst's room,
-			// the bytes past them cleared below (appendMember).
-			d := dst[o : o+34]
+		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
+			// A short key and value, moved (see appendMember).
+			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
+			d := dst[o : o+50]
 			if f.wrote {
 				d[0], d, o = ',', d[1:], o+1
 			}
-			f.wrote, spare = true, true
-			*(*[16]byte)(d) = *(*[16]byte)(src[sp.KeyStart:])
+			f.wrote = true
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
 			d[kl] = ':'
-			*(*[16]byte)(d[kl+1:]) = *(*[16]byte)(src[sp.ValueStart:])
-			dst = dst[:o+kl+1+sp.ValueEnd-sp.ValueStart]
+			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
+			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
+			dst = dst[:o+kl+1+vl]
 			continue
 		}
-		if f.wrote {
-			dst = append(dst, ',')
-		}
-		f.wrote = true
-		if sp.ValueStart == sp.KeyEnd+1 {
-			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
-		} else {
-			dst = append(dst, src[sp.KeyStart:sp.KeyEnd]...)
-			dst = append(dst, ':')
-			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
-		}
-	}
-	if spare {
-		clearSpare(dst)
+		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -303,7 +290,6 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	}
 	spans := m.spans[:n]
 	e := compile.NoEntry
-	spare := false // bytes past dst's end hold what the short moves left
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
@@ -346,34 +332,22 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if kl, o := sp.KeyEnd-sp.KeyStart, len(dst); kl <= 16 && sp.ValueEnd-sp.ValueStart <= 16 && sp.ValueStart <= len(src)-16 && cap(dst)-o >= 34 {
-			// Short key and value: 16 bytes each, moved into dst's room,
-			// the bytes past them cleared below (appendMember).
-			d := dst[o : o+34]
+		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
+			// A short key and value, moved (see appendMember).
+			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
+			d := dst[o : o+50]
 			if f.wrote {
 				d[0], d, o = ',', d[1:], o+1
 			}
-			f.wrote, spare = true, true
-			*(*[16]byte)(d) = *(*[16]byte)(src[sp.KeyStart:])
+			f.wrote = true
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
 			d[kl] = ':'
-			*(*[16]byte)(d[kl+1:]) = *(*[16]byte)(src[sp.ValueStart:])
-			dst = dst[:o+kl+1+sp.ValueEnd-sp.ValueStart]
+			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
+			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
+			dst = dst[:o+kl+1+vl]
 			continue
 		}
-		if f.wrote {
-			dst = append(dst, ',')
-		}
-		f.wrote = true
-		if sp.ValueStart == sp.KeyEnd+1 {
-			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
-		} else {
-			dst = append(dst, src[sp.KeyStart:sp.KeyEnd]...)
-			dst = append(dst, ':')
-			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
-		}
-	}
-	if spare {
-		clearSpare(dst)
+		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -387,22 +361,29 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	return dst, last.ValueEnd, f
 }
 
-// clearSpare clears the 16 bytes past dst's end (as far as its capacity
-// goes), where the short moves of members and descended leave bytes of src
-// that follow a kept member's key or value: they may be a dropped member's,
-// and a caller's buffer must never hold those, not even past its end.
+// appendMember appends the member sp of src, its key, ':' and its value,
+// after a ',' when comma is true: what members and descended write for a
+// kept member.
 //
-// members writes a kept member whose key and value have 16 bytes or fewer
-// with two 16-byte moves into dst's room, and ':' between them, instead of
-// three appends, two of them calls of memmove: what lands past the key is
-// overwritten by ':' and the value, and what lands past the value ends
-// within 16 bytes of dst's end, which only grows.
-func clearSpare(dst []byte) {
-	if n := len(dst); cap(dst)-n >= 16 {
-		*(*[16]byte)(dst[n : n+16]) = [16]byte{}
-	} else {
-		clear(dst[n:cap(dst)])
+// Where the key and the value have 16 bytes or fewer and dst has room,
+// members and descended write it themselves: 16 bytes moved for each, with
+// ':' between them, instead of three appends, two of them calls of memmove.
+// What the first move brings past the key is overwritten by ':' and the
+// value; what the second brings past the value, bytes of src that may be a
+// dropped member's, is cleared at once by a store of 16 zeros, so that a
+// caller's buffer never holds a dropped byte, not even past the output's
+// end. (The moves in a call of this function cost more than they save.)
+func appendMember(dst, src []byte, sp *tokenizer.MemberSpan, comma bool) []byte {
+	ks, vs := sp.KeyStart, sp.ValueStart
+	if comma {
+		dst = append(dst, ',')
 	}
+	if vs == sp.KeyEnd+1 {
+		return append(dst, src[ks:sp.ValueEnd]...) // "key":value, as it stands
+	}
+	dst = append(dst, src[ks:sp.KeyEnd]...)
+	dst = append(dst, ':')
+	return append(dst, src[vs:sp.ValueEnd]...)
 }
 
 // sibling closes the object of f, an element of the array in the frame
