@@ -17,16 +17,17 @@ const shortMask = `{"rows":{"text":true,"status":true,"d":{"text":true}},"keep":
 
 // shortDoc is an array of alike objects, so that Members has learned their
 // heads and layout when it meets the fifth, which holds v in each place, in
-// the layout that sep (after ',') and colon give. It returns the document
+// the layout that sep (after ',') and colon give, and its keys text and
+// tex_, which differ in their last byte, swapped. It returns the document
 // and where the fifth object starts.
 func shortDoc(v, sep, colon string) (string, int) {
-	el := func(v string) string {
-		return `{` + sep + `"text"` + colon + v + `,` + sep + `"value"` + colon + v + `,` + sep + `"tex_"` + colon + v + `,` + sep +
+	el := func(v, a, b string) string {
+		return `{` + sep + a + colon + v + `,` + sep + `"value"` + colon + v + `,` + sep + b + colon + v + `,` + sep +
 			`"d"` + colon + `{` + sep + `"text"` + colon + v + `,` + sep + `"value"` + colon + v + `}` + `,` + sep + `"status"` + colon + `"OK"}`
 	}
-	plain := el(`"1 m"`)
+	plain := el(`"1 m"`, `"text"`, `"tex_"`)
 	head := `{"rows":[` + strings.Repeat(plain+`,`+sep, 4)
-	return head + el(v) + `,` + sep + plain + `],"keep":` + v + `}`, len(head)
+	return head + el(v, `"tex_"`, `"text"`) + `,` + sep + plain + `],"keep":` + v + `}`, len(head)
 }
 
 // shortValues returns the scalars that Members' own reading of short strings
