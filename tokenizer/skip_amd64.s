@@ -30,6 +30,81 @@ DATA ·skipSpaces<>+16(SB)/8, $0x0000000000000020
 DATA ·skipSpaces<>+24(SB)/8, $0x00000D00000A0900
 GLOBL ·skipSpaces<>(SB), RODATA|NOPTR, $32
 
+// The UTF-8 lookup tables of stringRunGeneric (strrun2_amd64.s has the
+// same), 16 bytes each, broadcast to both lanes by UTF8BLOCK; the low
+// nibble; the bytes 0x60, 0x70 and 0x80 that find the third and fourth bytes
+// of a sequence; and 0xC0, the least lead byte.
+DATA ·skipByte1High<>+0(SB)/8, $0x0202020202020202
+DATA ·skipByte1High<>+8(SB)/8, $0x4915012180808080
+GLOBL ·skipByte1High<>(SB), RODATA|NOPTR, $16
+DATA ·skipByte1Low<>+0(SB)/8, $0xcbcbcb8b8383a3e7
+DATA ·skipByte1Low<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL ·skipByte1Low<>(SB), RODATA|NOPTR, $16
+DATA ·skipByte2High<>+0(SB)/8, $0x0101010101010101
+DATA ·skipByte2High<>+8(SB)/8, $0x01010101babaaee6
+GLOBL ·skipByte2High<>(SB), RODATA|NOPTR, $16
+DATA ·skipNibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ·skipNibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ·skipNibble<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ·skipNibble<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL ·skipNibble<>(SB), RODATA|NOPTR, $32
+DATA ·skipC60<>+0(SB)/8, $0x6060606060606060
+DATA ·skipC60<>+8(SB)/8, $0x6060606060606060
+DATA ·skipC60<>+16(SB)/8, $0x6060606060606060
+DATA ·skipC60<>+24(SB)/8, $0x6060606060606060
+GLOBL ·skipC60<>(SB), RODATA|NOPTR, $32
+DATA ·skipC70<>+0(SB)/8, $0x7070707070707070
+DATA ·skipC70<>+8(SB)/8, $0x7070707070707070
+DATA ·skipC70<>+16(SB)/8, $0x7070707070707070
+DATA ·skipC70<>+24(SB)/8, $0x7070707070707070
+GLOBL ·skipC70<>(SB), RODATA|NOPTR, $32
+DATA ·skipC80<>+0(SB)/8, $0x8080808080808080
+DATA ·skipC80<>+8(SB)/8, $0x8080808080808080
+DATA ·skipC80<>+16(SB)/8, $0x8080808080808080
+DATA ·skipC80<>+24(SB)/8, $0x8080808080808080
+GLOBL ·skipC80<>(SB), RODATA|NOPTR, $32
+DATA ·skipLeads<>+0(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA ·skipLeads<>+8(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA ·skipLeads<>+16(SB)/8, $0xc0c0c0c0c0c0c0c0
+DATA ·skipLeads<>+24(SB)/8, $0xc0c0c0c0c0c0c0c0
+GLOBL ·skipLeads<>(SB), RODATA|NOPTR, $32
+
+// UTF8BLOCK sets reg to the 32-bit mask of the bytes of Y3 that the UTF-8
+// lookup check flags (stringRunGeneric's utf8Error; strrun2_amd64.s's
+// UTF8HALF), the bytes before Y3 taken as ASCII: the previous byte's high
+// and low nibble and the byte's high nibble looked up, and the third and
+// fourth bytes of 3- and 4-byte sequences, which must be continuations. It
+// clobbers Y4-Y7 and Y11-Y13. Go operand order: the destination last;
+// VPERM2I128 $0x28 puts Y3's lower lane in the upper one and zeros below.
+#define UTF8BLOCK(reg) \
+	VPERM2I128 $0x28, Y3, Y3, Y4; \
+	VPALIGNR $15, Y4, Y3, Y5; \
+	VPALIGNR $14, Y4, Y3, Y6; \
+	VPALIGNR $13, Y4, Y3, Y4; \
+	VMOVDQU ·skipNibble<>(SB), Y7; \
+	VPSRLW $4, Y5, Y11; \
+	VPAND Y7, Y11, Y11; \
+	VBROADCASTI128 ·skipByte1High<>(SB), Y12; \
+	VPSHUFB Y11, Y12, Y11; \
+	VPAND Y7, Y5, Y12; \
+	VBROADCASTI128 ·skipByte1Low<>(SB), Y13; \
+	VPSHUFB Y12, Y13, Y12; \
+	VPAND Y12, Y11, Y11; \
+	VPSRLW $4, Y3, Y12; \
+	VPAND Y7, Y12, Y12; \
+	VBROADCASTI128 ·skipByte2High<>(SB), Y13; \
+	VPSHUFB Y12, Y13, Y12; \
+	VPAND Y12, Y11, Y11; \
+	VPSUBUSB ·skipC60<>(SB), Y6, Y6; \
+	VPSUBUSB ·skipC70<>(SB), Y4, Y4; \
+	VPOR Y4, Y6, Y6; \
+	VPAND ·skipC80<>(SB), Y6, Y6; \
+	VPXOR Y11, Y6, Y6; \
+	VPXOR Y7, Y7, Y7; \
+	VPCMPEQB Y7, Y6, Y6; \
+	VPMOVMSKB Y6, reg; \
+	NOTL reg
+
 // skipMasks from +16-n is the mask of n bytes out of 16.
 DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
@@ -74,13 +149,16 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
 //	R11 the depth; room and maxToken are compared in memory, from the arguments
 //	R12 the length of the separator learned in an array (0: none), X9 its
-//	bytes and X10 their mask; R13 scratch in ws
+//	bytes and X10 their mask; R13 scratch in ws; in an object, the
+//	separator before a key: X14 its bytes, X15 their mask and osep-32(SP)
+//	its length (0: none)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
-//	AX, R8 scratch; AL the byte at BX where a label says so
-//	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y5 scratch
-TEXT ·skipWholeAVX2(SB), NOSPLIT, $0-96
+//	AX, R8 scratch; AL the byte at BX where a label says so; R9 and R13
+//	scratch in a string (utf8Block)
+//	Y0 '"', Y1 '\\', Y2 0x1F, Y8 the whitespace table; Y3-Y7, Y11-Y13 scratch
+TEXT ·skipWholeAVX2(SB), NOSPLIT, $32-96
 #include "skipgrammar_amd64.h"
 
 // COPYRUN appends src[run-8(SP):BX], the run of bytes since the last
@@ -153,6 +231,6 @@ ldone:
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
 #define COPY
-TEXT ·copyWholeAVX2(SB), NOSPLIT, $24-128
+TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 #include "skipgrammar_amd64.h"
 #undef COPY

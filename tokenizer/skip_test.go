@@ -350,8 +350,9 @@ func checkSkipResume(t *testing.T, a skipArgs, cut int) {
 	}
 }
 
-// skipSeeds are values for FuzzSkipWhole: the tables', and containers of
-// up to 2 KB from the corpus.
+// skipSeeds are values for FuzzSkipWhole: the tables' (whitespace runs
+// and UTF-8 sequences in text among them), and containers of up to 2 KB
+// from the corpus.
 func skipSeeds(tb testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, c := range skipContainers {
@@ -359,6 +360,12 @@ func skipSeeds(tb testing.TB) [][]byte {
 	}
 	for _, c := range skipScalars {
 		seeds = append(seeds, []byte(`{"k":[`+c.json+`]}`))
+	}
+	for _, p := range wsPlaces {
+		seeds = append(seeds, []byte(strings.ReplaceAll(p.json, "W", "\n"+strings.Repeat(" ", 30))))
+	}
+	for _, q := range utf8Sequences {
+		seeds = append(seeds, []byte(`["`+strings.Repeat("日本", 3)+q.seq+strings.Repeat("語", 12)+`"]`))
 	}
 	for _, name := range []string{"twitter", "citm_catalog", "canada", "github_events", "update-center", "flow_document", "mesh.pretty"} {
 		doc := corpus.File(tb, name+".json")

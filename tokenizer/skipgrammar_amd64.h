@@ -25,6 +25,7 @@
 	MOVQ BX, run-8(SP)
 #endif
 	XORQ R12, R12
+	MOVQ $0, osep-32(SP)
 #ifndef COPY
 	MOVQ $0, ckPos+72(FP)
 	MOVQ $0, ckStack+80(FP)
@@ -255,15 +256,75 @@ strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	JEQ  strEscape
 	CMPB AL, $0x80
 	JB   fail // a control byte
+utf8Block: // AL = src[BX], from 0x80, starts a character: UTF-8 by the block
+	// The 32 bytes from BX (where 32 remain, else the scalar utf8) up to
+	// the first quote, backslash or control byte, P bytes (32 if none),
+	// are checked by UTF8BLOCK as Keiser and Lemire's lookups do, with
+	// ASCII before BX (a character starts there). A flag before P hands
+	// the sequence at BX to utf8, which decides exactly. A sequence that P
+	// cuts is not checked: where P is the block's end, the next block
+	// starts at its lead; before a stop, utf8 takes it from its lead (and
+	// fails). R9 and R13 are free inside a string.
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   utf8
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPOR Y5, Y4, Y4
+	VPMAXUB Y2, Y3, Y5
+	VPCMPEQB Y2, Y5, Y5
+	VPOR Y5, Y4, Y4
+	VPMOVMSKB Y4, R9 // the stops
+	UTF8BLOCK(R8)    // the flags
+	BTSQ $32, R9
+	BTSQ $32, R8
+	BSFQ R8, R8
+	MOVQ R9, R13
+	BSFQ R9, R9      // P
+	CMPQ R8, R9
+	JB   utf8        // a flag before P
+	LEAQ -1(R13), R8
+	NOTQ R13
+	ANDQ R8, R13     // the bytes before P
+	VPMAXUB ·skipLeads<>(SB), Y3, Y4
+	VPCMPEQB Y3, Y4, Y4
+	VPMOVMSKB Y4, R8 // the leads, from 0xC0
+	ANDQ R8, R13
+	BSRQ R13, R13    // the last lead before P
+	JZ   utf8Whole
+	LEAQ (BX)(R13*1), R8
+	MOVBLZX (SI)(R8*1), AX
+	LEAQ 2(R13), R8  // where its sequence ends: 2, 3 or 4 bytes on
+	CMPL AX, $0xE0
+	JB   utf8Len
+	INCQ R8
+	CMPL AX, $0xF0
+	JB   utf8Len
+	INCQ R8
+utf8Len:
+	CMPQ R8, R9
+	JA   utf8Cut
+utf8Whole: // the P bytes from BX are valid UTF-8, whole
+	ADDQ R9, BX
+	CMPQ R9, $32
+	JEQ  strLoop
+	MOVBLZX (SI)(BX*1), AX
+	JMP  strByte
+utf8Cut: // P cuts the sequence at BX+R13
+	ADDQ R13, BX
+	MOVBLZX (SI)(BX*1), AX
+	CMPQ R9, $32
+	JEQ  utf8Block
 	JMP  utf8
 strTail: // fewer than 32 bytes remain: a byte at a time
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
 	CMPB AL, $0x20
-	JB   strByte
+	JB   fail // a control byte
 	CMPB AL, $0x80
-	JAE  strByte
+	JAE  utf8
 	CMPB AL, $0x22
 	JEQ  strEnd
 	CMPB AL, $0x5C
@@ -275,7 +336,7 @@ strNext: // after an escape or a UTF-8 sequence: another, or back to the loop
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
 	CMPB AL, $0x80
-	JAE  utf8
+	JAE  utf8Block
 	CMPB AL, $0x5C
 	JEQ  strEscape
 	JMP  strLoop
@@ -508,16 +569,17 @@ comma:
 	JA   comma1
 	MOVL $2, R9
 	TESTQ $1, R10
-	JNZ  ws
+	JNZ  commaObject
 	// In an array, the whitespace after ',' is most often the same as
 	// after the last: compared as 16 bytes with the run ws learned, X9
 	// under the mask X10, R12 bytes long (value does as much for arrays
-	// of numbers).
+	// of numbers). A byte must follow the 16 (the run may be 16 long, and
+	// the byte after it is read).
 	TESTQ R12, R12
 	JZ   ws
 	LEAQ 16(BX), AX
 	CMPQ AX, DX
-	JA   ws
+	JAE  ws
 	VMOVDQU (SI)(BX*1), X3
 	VPXOR X9, X3, X3
 	VPAND X10, X3, X3
@@ -537,6 +599,27 @@ comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
+commaObject: // as in an array, with the run learned before a key: X14 under X15, osep-32(SP) bytes
+	CMPQ osep-32(SP), $0
+	JEQ  ws
+	LEAQ 16(BX), AX
+	CMPQ AX, DX
+	JAE  ws
+	VMOVDQU (SI)(BX*1), X3
+	VPXOR X14, X3, X3
+	VPAND X15, X3, X3
+	VPTEST X3, X3
+	JNZ  ws
+#ifdef COPY
+	COPYRUN(osepRunRoom, osepRun32, osepRun16, osepRunMore, osepRunByte, osepRunDone)
+#endif
+	ADDQ osep-32(SP), BX
+#ifdef COPY
+	MOVQ BX, run-8(SP)
+#endif
+	CMPB (SI)(BX*1), $0x20
+	JA   key
+	JMP  ws
 
 ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	// As skipSpace: a run of spaces is measured a word at a time. CX, a
@@ -545,6 +628,16 @@ ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	COPYRUN(wsRunRoom, wsRun32, wsRun16, wsRunMore, wsRunByte, wsRunDone)
 #endif
 	MOVQ BX, CX
+	CMPB (SI)(BX*1), $0x20 // one space before a token (": ", ", "): no scan
+	JNE  wsScan
+	LEAQ 1(BX), AX
+	CMPQ AX, DX
+	JAE  fail
+	CMPB 1(SI)(BX*1), $0x20
+	JBE  wsScan
+	MOVQ AX, BX
+	JMP  wsDone
+wsScan:
 	LEAQ ·space(SB), R8
 wsLoop:
 	CMPQ BX, DX
@@ -588,7 +681,7 @@ wsDone: // src[BX], in src, is not whitespace
 	JEQ  colon1
 	JA   value
 	TESTQ $1, R10 // 2: after ','
-	JNZ  key
+	JNZ  wsObject
 	MOVQ BX, R13 // in an array: the run from CX is the separator to match
 	SUBQ CX, R13
 	CMPQ R13, $2
@@ -604,6 +697,22 @@ wsDone: // src[BX], in src, is not whitespace
 	VMOVDQU (R8), X10
 	MOVQ R13, R12
 	JMP  value
+wsObject: // in an object: the run from CX is the separator before a key
+	MOVQ BX, R13
+	SUBQ CX, R13
+	CMPQ R13, $2
+	JB   key
+	CMPQ R13, $16
+	JA   key
+	LEAQ 16(CX), R8
+	CMPQ R8, DX
+	JA   key
+	VMOVDQU (SI)(CX*1), X14
+	LEAQ ·skipMasks<>+16(SB), R8
+	SUBQ R13, R8
+	VMOVDQU (R8), X15
+	MOVQ R13, osep-32(SP)
+	JMP  key
 
 fail:
 	VZEROUPPER
