@@ -145,6 +145,17 @@ func FuzzMask(f *testing.F) {
 	} {
 		f.Add([]byte(in), []byte(`{"rows":{"status":true,"distance":{"text":true},"duration":{"text":true,"value":{"w":true}}}}`), []byte{byte(7*i + 3), 2}, uint8(7*i))
 	}
+	// Short strings and numbers, which the member loop reads itself, and
+	// short kept members, which the machine moves 16 bytes at a time.
+	short := `{"text":"1 m","value":0,"tex_":"4,490 km","d":{"text":1234567,"value":"x"},"status":"OK"}`
+	for i, in := range []string{
+		`{"rows":[` + strings.Repeat(short+",", 4) + `{"text":"a\u00e9b","value":-0,"tex_":"é","d":{"text":0.5,"value":12345678},"status":"\""}]}`,
+		`{"rows":[` + strings.Repeat(short+",", 4) + `{"tex_":"0123456789abcdef","value":01,"text":"x"}]}`,
+		`{"rows":[` + strings.Repeat(short+",", 4) + "{\"text\":\"a\x01\",\"d\":{\"text\":1e5}}]}",
+		"{\"rows\" : [ " + strings.Repeat("{\n  \"text\" : \"1 m\",\n  \"value\" : 4489862,\n  \"status\" : \"OK\"\n}, ", 4) + "{\"text\" : 12345678901234567}]}",
+	} {
+		f.Add([]byte(in), []byte(`{"rows":{"text":true,"status":true,"d":{"text":true}}}`), []byte{byte(3*i + 1), 2}, uint8(11*i))
+	}
 	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
 		opts, ref := options(flags)
 		m, err := jsonmask.Compile(mask, opts...)

@@ -245,17 +245,22 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if f.wrote {
-			dst = append(dst, ',')
+		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
+			// A short key and value, moved (see appendMember).
+			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
+			d := dst[o : o+50]
+			if f.wrote {
+				d[0], d, o = ',', d[1:], o+1
+			}
+			f.wrote = true
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
+			d[kl] = ':'
+			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
+			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
+			dst = dst[:o+kl+1+vl]
+			continue
 		}
-		f.wrote = true
-		if sp.ValueStart == sp.KeyEnd+1 {
-			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
-		} else {
-			dst = append(dst, src[sp.KeyStart:sp.KeyEnd]...)
-			dst = append(dst, ':')
-			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
-		}
+		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -327,17 +332,22 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if f.wrote {
-			dst = append(dst, ',')
+		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
+			// A short key and value, moved (see appendMember).
+			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
+			d := dst[o : o+50]
+			if f.wrote {
+				d[0], d, o = ',', d[1:], o+1
+			}
+			f.wrote = true
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
+			d[kl] = ':'
+			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
+			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
+			dst = dst[:o+kl+1+vl]
+			continue
 		}
-		f.wrote = true
-		if sp.ValueStart == sp.KeyEnd+1 {
-			dst = append(dst, src[sp.KeyStart:sp.ValueEnd]...) // "key":value, as it stands
-		} else {
-			dst = append(dst, src[sp.KeyStart:sp.KeyEnd]...)
-			dst = append(dst, ':')
-			dst = append(dst, src[sp.ValueStart:sp.ValueEnd]...)
-		}
+		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -349,6 +359,31 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd, f
+}
+
+// appendMember appends the member sp of src, its key, ':' and its value,
+// after a ',' when comma is true: what members and descended write for a
+// kept member.
+//
+// Where the key and the value have 16 bytes or fewer and dst has room,
+// members and descended write it themselves: 16 bytes moved for each, with
+// ':' between them, instead of three appends, two of them calls of memmove.
+// What the first move brings past the key is overwritten by ':' and the
+// value; what the second brings past the value, bytes of src that may be a
+// dropped member's, is cleared at once by a store of 16 zeros, so that a
+// caller's buffer never holds a dropped byte, not even past the output's
+// end. (The moves in a call of this function cost more than they save.)
+func appendMember(dst, src []byte, sp *tokenizer.MemberSpan, comma bool) []byte {
+	ks, vs := sp.KeyStart, sp.ValueStart
+	if comma {
+		dst = append(dst, ',')
+	}
+	if vs == sp.KeyEnd+1 {
+		return append(dst, src[ks:sp.ValueEnd]...) // "key":value, as it stands
+	}
+	dst = append(dst, src[ks:sp.KeyEnd]...)
+	dst = append(dst, ':')
+	return append(dst, src[vs:sp.ValueEnd]...)
 }
 
 // sibling closes the object of f, an element of the array in the frame

@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -274,9 +275,40 @@ loop:
 				sp.ValueEnd = -1
 				return n, -j - 1, false
 			}
-		} else if j = s.scalarEnd(src, j, trusted); j == 0 {
-			s.state = stValue
-			return n, vs, false
+		} else {
+			// The scalars that most members hold, a plain string ("1 m"),
+			// a number of digits alone ("0", "4489862") or a literal
+			// followed by ',', '}', ']' or whitespace, are read here;
+			// anything else by scalarEnd, whose call costs more than
+			// such a scalar takes to read. Those strings end where the
+			// trusted scans end them, and those numbers and literals
+			// where they need: the same in both modes.
+			k := 0
+			switch c := src[j]; {
+			case c == '"':
+				if k = plainEnd(src, j+1); k < len(src) && src[k] == '"' && k-j < s.maxToken {
+					k++
+				} else {
+					k = s.stringEnd(src, j, k, trusted)
+				}
+			case c-'1' < 9 && j <= len(src)-9:
+				// k is j+8 when the word is all digits.
+				if k = j + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(src[j:])))>>3; !scalarStop[src[k]] || k-j > s.maxToken {
+					k = s.scalarEnd(src, j, trusted)
+				}
+			case c == 't' || c == 'n' || c == 'f':
+				// A literal, followed by what ends it in both modes.
+				if k = j + wholeLiteral(src, j); k == j || k >= len(src) || !scalarStop[src[k]] || k-j > s.maxToken {
+					k = s.scalarEnd(src, j, trusted)
+				}
+			default:
+				k = s.scalarEnd(src, j, trusted)
+			}
+			if k == 0 {
+				s.state = stValue
+				return n, vs, false
+			}
+			j = k
 		}
 		sp.ValueEnd = j
 		i, state = j, stNext

@@ -404,6 +404,10 @@ func (s *Scanner) scalarEnd(src []byte, i int, trusted bool) int {
 	return j
 }
 
+// scalarStop flags the bytes that end a number or literal for the trusted
+// scans (endsTrustedScalar): ',', '}', ']' and whitespace.
+var scalarStop = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
 // stringEnd is scalarEnd for the string at src[i] whose content goes on at
 // src[j], where plainEnd stopped short of a closing quote.
 func (s *Scanner) stringEnd(src []byte, i, j int, trusted bool) int {

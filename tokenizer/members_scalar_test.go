@@ -1,0 +1,74 @@
+package tokenizer
+
+import (
+	"strings"
+	"testing"
+)
+
+// memberScalars are the values that Members reads itself, a plain string or
+// a number of digits alone, and those around them that it leaves to
+// scalarEnd: strings of 0 to 20 bytes with an escape, a quote escaped,
+// non-ASCII text, a control byte or invalid UTF-8 at every place; numbers of
+// every form; and literals.
+func memberScalars() []string {
+	var vs []string
+	for n := range 21 {
+		plain := strings.Repeat("a", n)
+		vs = append(vs, `"`+plain+`"`, `"`+plain)
+		for p := 0; p < n; p++ {
+			for _, special := range []string{`\n`, `\"`, `\\`, `\u00e9`, `\u00`, "é", "😋", "\x01", "\x1f", "\x7f", "\xff", "\xc3", "\t", `"`} {
+				vs = append(vs, `"`+plain[:p]+special+plain[p:]+`"`)
+			}
+		}
+	}
+	vs = append(vs,
+		"0", "-0", "1", "9", "10", "1234567", "12345678", "123456789", "1234567890123456789",
+		"0.5", "1.5", "-1", "-12", "1e5", "1E+5", "1e-5", "12345678e1", "0e0", "-0.0", "5.", "7e",
+		"01", "00", "1.", "1e", "-", "1.e5", ".5", "+1", "1x", "0x1", "1 2", "tru", "true", "false", "null", "nul", "fals", "falsee", "truex", "true1", "nulll",
+	)
+	return vs
+}
+
+// TestMembersScalars: Members takes a member's scalar value exactly where
+// scalarEnd would, at the same end, whatever follows it and wherever the
+// window ends, in both modes and with a limit on tokens at the value's length
+// and one byte shorter: the fast reading of short strings and numbers in its
+// loop must agree with scalarEnd, which Scalar and value share.
+func TestMembersScalars(t *testing.T) {
+	var s, ref Scanner // reused: the heads they learn are kept
+	for _, v := range memberScalars() {
+		for _, after := range []string{`,"b":1}`, `}`, ` }`, "\n}", `]`, `:`, `x`, `"`, `,` + strings.Repeat(" ", 20) + `"b":1}`} {
+			doc := []byte(`{"a":` + v + after)
+			for _, trusted := range []bool{false, true} {
+				for _, limit := range []int{0, len(v), len(v) - 1} {
+					if limit > 0 && limit < 3 {
+						continue // shorter than the key, "a"
+					}
+					for cut := 6; cut <= len(doc); cut++ {
+						src := doc[:cut]
+						s.Reset(0)
+						s.SetMaxToken(limit)
+						ref.Reset(0)
+						ref.SetMaxToken(limit)
+						if _, err := s.Open(src, 0); err != nil {
+							t.Fatal(err)
+						}
+						var spans [4]MemberSpan
+						n, _, _ := s.Members(src, 1, spans[:], trusted, ^uint64(0), nil)
+						want := ref.scalarEnd(src, 5, trusted)
+						got := 0
+						if n > 0 {
+							got = spans[0].ValueEnd
+						}
+						if n == 0 {
+							t.Fatalf("%q (trusted %v, limit %d): no span", src, trusted, limit)
+						}
+						if got != want {
+							t.Fatalf("%q (trusted %v, limit %d): Members ends the value at %d, scalarEnd at %d", src, trusted, limit, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
