@@ -39,18 +39,4 @@ quoteEscaped:
 	DECQ CX
 	JMP quote
 
-found:
-	TZCNTQ BX, BX
-	SUBQ DI, SI
-	ADDQ BX, SI
-	MOVQ SI, n+24(FP)
-	MOVB $0, escaped+32(FP)
-	VZEROUPPER
-	RET
-
-noquote:
-	SUBQ DI, SI
-	MOVQ SI, n+24(FP)
-	MOVB R9, escaped+32(FP)
-	VZEROUPPER
-	RET
+QUOTERETURN(found, noquote)

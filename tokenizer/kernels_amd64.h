@@ -71,3 +71,22 @@
 	MOVL b, AX; \
 	VMOVD AX, x; \
 	VPBROADCASTB x, y
+
+// QUOTERETURN is the end of both escapedQuote kernels: at found, the quote
+// that BX flags in the block at SI (from DI, the start), not escaped; at
+// noquote, none in the blocks, R9 the carry of a backslash at their end.
+#define QUOTERETURN(found, noquote) \
+found: \
+	TZCNTQ BX, BX; \
+	SUBQ DI, SI; \
+	ADDQ BX, SI; \
+	MOVQ SI, n+24(FP); \
+	MOVB $0, escaped+32(FP); \
+	VZEROUPPER; \
+	RET; \
+noquote: \
+	SUBQ DI, SI; \
+	MOVQ SI, n+24(FP); \
+	MOVB R9, escaped+32(FP); \
+	VZEROUPPER; \
+	RET

@@ -4,6 +4,23 @@
 #include "go_asm.h"
 #include "kernels_amd64.h"
 
+// QUIETRETURN writes the state in R8-R10 back to st and returns the bytes
+// scanned (CX blocks were left) and written (DI): both quiet kernels end so.
+#define QUIETRETURN \
+	MOVQ st+24(FP), AX; \
+	MOVQ R8, quietState_inStr(AX); \
+	MOVB R9, quietState_escaped(AX); \
+	MOVQ R10, quietState_depth(AX); \
+	MOVQ blocks+8(FP), AX; \
+	SUBQ CX, AX; \
+	SHLQ $6, AX; \
+	MOVQ AX, n+32(FP); \
+	MOVQ out+16(FP), AX; \
+	SUBQ AX, DI; \
+	MOVQ DI, w+40(FP); \
+	VZEROUPPER; \
+	RET
+
 // DEPTH is quietDepth: from the masks of the brackets a block opens (AX)
 // and closes (DX) outside strings, the depth in R10 and the room in R11, it
 // jumps to done, R10 kept, when a bracket closes the value or opens at room
@@ -117,19 +134,7 @@ next:
 	JMP loop
 
 done:
-	MOVQ st+24(FP), AX
-	MOVQ R8, quietState_inStr(AX)
-	MOVB R9, quietState_escaped(AX)
-	MOVQ R10, quietState_depth(AX)
-	MOVQ blocks+8(FP), AX
-	SUBQ CX, AX
-	SHLQ $6, AX
-	MOVQ AX, n+32(FP)
-	MOVQ out+16(FP), AX
-	SUBQ AX, DI
-	MOVQ DI, w+40(FP)
-	VZEROUPPER
-	RET
+	QUIETRETURN
 
 // COMPACT8 writes the bytes of the 8 at off(SI) that the low byte of AX
 // flags at DI, moved to the front by their shuffle from the table at R13
@@ -260,16 +265,4 @@ avx2next:
 	JMP avx2loop
 
 avx2done:
-	MOVQ st+24(FP), AX
-	MOVQ R8, quietState_inStr(AX)
-	MOVB R9, quietState_escaped(AX)
-	MOVQ R10, quietState_depth(AX)
-	MOVQ blocks+8(FP), AX
-	SUBQ CX, AX
-	SHLQ $6, AX
-	MOVQ AX, n+32(FP)
-	MOVQ out+16(FP), AX
-	SUBQ AX, DI
-	MOVQ DI, w+40(FP)
-	VZEROUPPER
-	RET
+	QUIETRETURN

@@ -135,6 +135,26 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	ADDQ R8, BX; \
 	JMP  done
 
+// LEARNSEP learns the whitespace run src[CX:BX] (2 to 16 bytes, with 16
+// bytes in src from CX) as the separator the value kernels compare with
+// next time: its bytes in xw, their mask in xm, its length in R13; any
+// other run goes on at to, nothing learned. It clobbers R8.
+#define LEARNSEP(to, xw, xm) \
+	MOVQ BX, R13; \
+	SUBQ CX, R13; \
+	CMPQ R13, $2; \
+	JB   to; \
+	CMPQ R13, $16; \
+	JA   to; \
+	LEAQ 16(CX), R8; \
+	CMPQ R8, DX; \
+	JA   to; \
+	VMOVDQU (SI)(CX*1), xw; \
+	LEAQ ·skipMasks<>+16(SB), R8; \
+	SUBQ R13, R8; \
+	VMOVDQU (R8), xm
+
+
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 //
 // skipWholeGeneric in assembly (skip.go says what it does): the index after

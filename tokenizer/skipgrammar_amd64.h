@@ -682,35 +682,12 @@ wsDone: // src[BX], in src, is not whitespace
 	JA   value
 	TESTQ $1, R10 // 2: after ','
 	JNZ  wsObject
-	MOVQ BX, R13 // in an array: the run from CX is the separator to match
-	SUBQ CX, R13
-	CMPQ R13, $2
-	JB   value
-	CMPQ R13, $16
-	JA   value
-	LEAQ 16(CX), R8
-	CMPQ R8, DX
-	JA   value
-	VMOVDQU (SI)(CX*1), X9
-	LEAQ ·skipMasks<>+16(SB), R8
-	SUBQ R13, R8
-	VMOVDQU (R8), X10
+	// in an array: the run from CX is the separator to match
+	LEARNSEP(value, X9, X10)
 	MOVQ R13, R12
 	JMP  value
 wsObject: // in an object: the run from CX is the separator before a key
-	MOVQ BX, R13
-	SUBQ CX, R13
-	CMPQ R13, $2
-	JB   key
-	CMPQ R13, $16
-	JA   key
-	LEAQ 16(CX), R8
-	CMPQ R8, DX
-	JA   key
-	VMOVDQU (SI)(CX*1), X14
-	LEAQ ·skipMasks<>+16(SB), R8
-	SUBQ R13, R8
-	VMOVDQU (R8), X15
+	LEARNSEP(key, X14, X15)
 	MOVQ R13, osep-32(SP)
 	JMP  key
 
