@@ -74,6 +74,36 @@ func BenchmarkCopy(b *testing.B) {
 	})
 }
 
+// BenchmarkWrite measures Machine.Write over the bench module's workloads,
+// fed 32 KiB slices of the document itself: the windows of BenchmarkCopy
+// without the Read's copy into the window. Against BenchmarkAppend it gives
+// the cost of the windows' boundaries alone; against BenchmarkCopy, the
+// cost of the copy (bench/REPORT.md, round 7, streaming against in-memory).
+func BenchmarkWrite(b *testing.B) {
+	eachWorkload(b, func(b *testing.B, doc []byte, prog *compile.Program, cfg Config) {
+		var m Machine
+		dst := make([]byte, 0, 64<<10)
+		b.SetBytes(int64(len(doc)))
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Reset(prog, cfg)
+			for p := doc; len(p) > 0; {
+				out, n, err := m.Write(dst[:0], p[:min(len(p), 32<<10)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				dst, p = out, p[n:]
+			}
+			for done := false; !done; {
+				var err error
+				if dst, done, err = m.Close(dst[:0]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
 // rewindReader yields data and can be rewound without allocating.
 type rewindReader struct {
 	data []byte
