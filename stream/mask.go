@@ -222,8 +222,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
-			e = compile.NoEntry // most keys of a response are not the mask's
-			continue
+			continue // most keys of a response are not the mask's (e: see below)
 		}
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
@@ -245,26 +244,36 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
-			// A short key and value, moved (see appendMember).
-			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
-			d := dst[o : o+50]
-			if f.wrote {
-				d[0], d, o = ',', d[1:], o+1
-			}
-			f.wrote = true
-			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
-			d[kl] = ':'
-			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
-			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
-			dst = dst[:o+kl+1+vl]
+		ks, vs, o := sp.KeyStart, sp.ValueStart, len(dst)
+		k1, v1 := uint(sp.KeyEnd-ks-1), uint(sp.ValueEnd-vs-1)
+		if k1|v1 >= 16 || vs > len(src)-16 || cap(dst)-o < 64 {
+			dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 			continue
 		}
-		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
+		// A short key and value, moved (see appendMember): k1 and v1, their
+		// lengths less one, tested in one compare above; the masks below
+		// change no value but let the compiler drop the bounds checks.
+		c := uint(0)
+		if f.wrote {
+			c = 1
+		}
+		f.wrote = true
+		d := (*[64]byte)(dst[o : o+64])
+		d[0] = ','
+		i := (c + 1 + k1) & 31 // the ':'
+		j := i + 2 + v1&15     // the end
+		*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
+		d[i] = ':'
+		*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
+		*(*[16]byte)(d[j:]) = [16]byte{}
+		dst = dst[:o+int(j)]
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
 		return dst, last.ValueEnd // f is the sibling's, with no member read yet
+	}
+	if !last.Escaped && !lens.Has(last.KeyEnd-last.KeyStart-2) {
+		e = compile.NoEntry // the loop skipped it without a word to e
 	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
@@ -293,8 +302,7 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	for k := range spans {
 		sp := &spans[k]
 		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
-			e = compile.NoEntry // most keys of a response are not the mask's
-			continue
+			continue // most keys of a response are not the mask's (e: see below)
 		}
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
@@ -332,22 +340,29 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if m.cfg.DropMismatched && m.prog.Entry(e).Node != compile.Keep {
 			continue // SPEC A6: a scalar where the mask expects an object
 		}
-		if ks, vs := sp.KeyStart, sp.ValueStart; sp.KeyEnd-ks <= 16 && sp.ValueEnd-vs <= 16 && vs <= len(src)-16 && cap(dst)-len(dst) >= 50 {
-			// A short key and value, moved (see appendMember).
-			kl, vl, o := sp.KeyEnd-ks, sp.ValueEnd-vs, len(dst)
-			d := dst[o : o+50]
-			if f.wrote {
-				d[0], d, o = ',', d[1:], o+1
-			}
-			f.wrote = true
-			*(*[16]byte)(d[:16]) = *(*[16]byte)(src[ks : ks+16])
-			d[kl] = ':'
-			*(*[16]byte)(d[kl+1 : kl+17]) = *(*[16]byte)(src[vs : vs+16])
-			*(*[16]byte)(d[kl+1+vl : kl+17+vl]) = [16]byte{}
-			dst = dst[:o+kl+1+vl]
+		ks, vs, o := sp.KeyStart, sp.ValueStart, len(dst)
+		k1, v1 := uint(sp.KeyEnd-ks-1), uint(sp.ValueEnd-vs-1)
+		if k1|v1 >= 16 || vs > len(src)-16 || cap(dst)-o < 64 {
+			dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 			continue
 		}
-		dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
+		// A short key and value, moved (see appendMember): k1 and v1, their
+		// lengths less one, tested in one compare above; the masks below
+		// change no value but let the compiler drop the bounds checks.
+		c := uint(0)
+		if f.wrote {
+			c = 1
+		}
+		f.wrote = true
+		d := (*[64]byte)(dst[o : o+64])
+		d[0] = ','
+		i := (c + 1 + k1) & 31 // the ':'
+		j := i + 2 + v1&15     // the end
+		*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
+		d[i] = ':'
+		*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
+		*(*[16]byte)(d[j:]) = [16]byte{}
+		dst = dst[:o+int(j)]
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -355,6 +370,9 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	}
 	if last.ValueEnd == tokenizer.SpanOpened {
 		return dst, 1, f // f is the opened object's, with no member read yet
+	}
+	if !last.Escaped && !f.lens.Has(last.KeyEnd-last.KeyStart-2) {
+		e = compile.NoEntry // the loop skipped it without a word to e
 	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
