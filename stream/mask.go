@@ -251,22 +251,13 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 			continue
 		}
 		// A short key and value, moved (see appendMember): k1 and v1, their
-		// lengths less one, tested in one compare above; the masks below
-		// change no value but let the compiler drop the bounds checks.
+		// lengths less one, tested in one compare above.
 		c := uint(0)
 		if f.wrote {
 			c = 1
 		}
 		f.wrote = true
-		d := (*[64]byte)(dst[o : o+64])
-		d[0] = ','
-		i := (c + 1 + k1) & 31 // the ':'
-		j := i + 2 + v1&15     // the end
-		*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-		d[i] = ':'
-		*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
-		*(*[16]byte)(d[j:]) = [16]byte{}
-		dst = dst[:o+int(j)]
+		dst = dst[:o+moveShort((*[64]byte)(dst[o:o+64]), src, ks, vs, c, k1, v1)]
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -347,22 +338,13 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 			continue
 		}
 		// A short key and value, moved (see appendMember): k1 and v1, their
-		// lengths less one, tested in one compare above; the masks below
-		// change no value but let the compiler drop the bounds checks.
+		// lengths less one, tested in one compare above.
 		c := uint(0)
 		if f.wrote {
 			c = 1
 		}
 		f.wrote = true
-		d := (*[64]byte)(dst[o : o+64])
-		d[0] = ','
-		i := (c + 1 + k1) & 31 // the ':'
-		j := i + 2 + v1&15     // the end
-		*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-		d[i] = ':'
-		*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
-		*(*[16]byte)(d[j:]) = [16]byte{}
-		dst = dst[:o+int(j)]
+		dst = dst[:o+moveShort((*[64]byte)(dst[o:o+64]), src, ks, vs, c, k1, v1)]
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -377,6 +359,23 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
 	return dst, last.ValueEnd, f
+}
+
+// moveShort writes a short kept member into d, dst's room past its length:
+// a ',' when c is 1, the key of k1+1 bytes at src[ks], ':' and the value of
+// v1+1 bytes at src[vs], each by one 16-byte move (src holds 16 bytes from
+// both), then 16 zeros over whatever the moves carried past the value; it
+// returns the bytes written. The masks change no value but let the compiler
+// drop the bounds checks; it inlines into members' and descended's loops.
+func moveShort(d *[64]byte, src []byte, ks, vs int, c, k1, v1 uint) int {
+	d[0] = ','
+	i := (c + 1 + k1) & 31 // the ':'
+	j := i + 2 + v1&15     // the end
+	*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
+	d[i] = ':'
+	*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
+	*(*[16]byte)(d[j:]) = [16]byte{}
+	return int(j)
 }
 
 // appendMember appends the member sp of src, its key, ':' and its value,
