@@ -38,11 +38,7 @@ func (s *Scanner) skipContainer(src []byte, i int) (int, bool, error) {
 		s.base, s.state = s.depth, s.after()
 		return j, true, nil
 	}
-	if ck.depth > 0 {
-		s.inValue, s.base = true, s.depth
-		i = s.reopen(ck)
-	}
-	return s.value(src, i, false)
+	return s.value(src, s.handOver(i, ck), false)
 }
 
 // skipInside is SkipValue for a value that an earlier window began, at
@@ -50,7 +46,10 @@ func (s *Scanner) skipContainer(src []byte, i int) (int, bool, error) {
 // finished as value's resume labels finish it; then skipWhole from there,
 // then value from its checkpoint, or from i.
 func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
-	if s.depth-s.base > maxSkipDepth || i >= len(src) {
+	if i >= len(src) {
+		return i, false, nil // as value would: nothing to read, the state as it is
+	}
+	if s.depth-s.base > maxSkipDepth {
 		return s.value(src, i, false)
 	}
 	i, done, err := s.finishToken(src, i)
@@ -59,14 +58,33 @@ func (s *Scanner) skipInside(src []byte, i int) (int, bool, error) {
 	}
 	j, ok, ck := skipWhole(src, i, s.maxDepth-s.base, s.maxToken, s.inside())
 	if ok {
-		s.depth = s.base
-		s.inValue, s.state = false, s.after()
+		s.closeInside()
 		return j, true, nil
 	}
 	if ck.depth > 0 {
 		i = s.reopen(ck)
 	}
 	return s.value(src, i, false)
+}
+
+// handOver is what skipContainer and copyContainer do when the kernel did not
+// take the container at src[i]: from its checkpoint ck, a value scan under
+// way, where value would stand (ck.depth containers open past the depth it
+// began at, after a value in the innermost); or, with no checkpoint, nothing.
+// It returns the index value goes on from: ck's, or i.
+func (s *Scanner) handOver(i int, ck skipCheckpoint) int {
+	if ck.depth == 0 {
+		return i
+	}
+	s.inValue, s.base = true, s.depth
+	return s.reopen(ck)
+}
+
+// closeInside ends the value scan under way that skipInside or copyInside
+// offered to the kernel, which took the rest of it.
+func (s *Scanner) closeInside() {
+	s.depth = s.base
+	s.inValue, s.state = false, s.after()
 }
 
 // finishToken finishes the token that the last window cut, if any, as
@@ -112,24 +130,37 @@ func (s *Scanner) finishToken(src []byte, i int) (int, bool, error) {
 // inside is where skipWhole starts for the value under way, depth > base
 // (at most maxSkipDepth past it), between two tokens: the open containers
 // past base from kinds, the entry by the grammar state.
+//
+// kinds holds the levels base to depth-1 in its bits base to depth-1, the
+// kernel's stack in reverse order (the innermost in bit 0): the d bits are
+// read as one word, at most two, and reversed.
 func (s *Scanner) inside() skipFrom {
 	d := s.depth - s.base
-	var stack uint64
-	for k := range d {
-		l := s.depth - 1 - k
-		stack |= s.kinds[l>>6] >> (l & 63) & 1 << k
+	w, off := s.base>>6, uint(s.base&63)
+	x := s.kinds[w] >> off
+	if int(off)+d > 64 {
+		x |= s.kinds[w+1] << (64 - off)
 	}
-	return skipFrom{stack, d, skipEntry[s.state]}
+	return skipFrom{bits.Reverse64(x) >> (64 - d), d, skipEntry[s.state]}
 }
 
 // reopen puts s where value stands at skipWhole's checkpoint ck, the value
 // scan under way: ck.depth containers open past base, after a value in the
-// innermost. It returns the index to go on from.
+// innermost. It returns the index to go on from. The containers are written
+// into kinds at once, as inside reads them; skipWhole kept within maxDepth
+// (room), so no push can fail.
 func (s *Scanner) reopen(ck skipCheckpoint) int {
-	s.depth = s.base
-	for k := ck.depth - 1; k >= 0; k-- {
-		_ = s.push(ck.stack>>k&1 != 0, 0) // no error: skipWhole kept within maxDepth
+	d := ck.depth
+	for (s.base+d-1)>>6 >= len(s.kinds) {
+		s.kinds = append(s.kinds, 0)
 	}
+	x, keep := bits.Reverse64(ck.stack)>>(64-d), ^uint64(0)>>(64-d)
+	w, off := s.base>>6, uint(s.base&63)
+	s.kinds[w] = s.kinds[w]&^(keep<<off) | x<<off
+	if int(off)+d > 64 {
+		s.kinds[w+1] = s.kinds[w+1]&^(keep>>(64-off)) | x>>(64-off)
+	}
+	s.depth = s.base + d
 	s.state = stNext
 	return ck.pos
 }
@@ -188,11 +219,7 @@ func (s *Scanner) copyContainer(dst, src []byte, i int) ([]byte, int, bool) {
 		s.base, s.state = s.depth, s.after()
 		return dst, j, true
 	}
-	if ck.depth > 0 {
-		s.inValue, s.base = true, s.depth
-		i = s.reopen(ck)
-	}
-	return dst, i, false
+	return dst, s.handOver(i, ck), false
 }
 
 // copyInside is AppendValue for a value that an earlier window began, at
@@ -210,8 +237,7 @@ func (s *Scanner) copyInside(dst, src []byte, i int) ([]byte, int, bool, error) 
 	}
 	dst, end, ok, ck := copyWhole(dst, src, j, s.maxDepth-s.base, s.maxToken, s.inside())
 	if ok {
-		s.depth = s.base
-		s.inValue, s.state = false, s.after()
+		s.closeInside()
 		return dst, end, true, nil
 	}
 	if ck.depth > 0 {
