@@ -320,10 +320,26 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if e == compile.NoEntry || sp.ValueEnd <= 0 {
 			if sp.ValueEnd == tokenizer.SpanOpened {
 				// Members opened the value, an object e masks (the
-				// Descents that Learn filled): as open after OpenFast.
+				// Descents that Learn filled): as open after OpenFast,
+				// the key and "{" moved as moveShort moves a member
+				// where they are short (m.key is not set: the frame
+				// pushed has no member yet, and errors name f's member
+				// by e's key).
 				f.member, f.entry = true, e
-				m.key, m.keyInSrc, m.keyOver = src[sp.KeyStart:sp.KeyEnd], true, false
-				dst = m.open(dst, f, '{', m.prog.Entry(e).Node)
+				node := m.prog.Entry(e).Node
+				ks, o := sp.KeyStart, len(dst)
+				if k1 := uint(sp.KeyEnd - ks - 1); k1 < 16 && ks <= len(src)-16 && cap(dst)-o >= 64 {
+					c := uint(0)
+					if f.wrote {
+						c = 1
+					}
+					f.wrote = true
+					dst = dst[:o+moveOpen((*[64]byte)(dst[o:o+64]), src, ks, c, k1)]
+					m.push(node, false)
+				} else {
+					m.key, m.keyInSrc, m.keyOver = src[ks:sp.KeyEnd], true, false
+					dst = m.open(dst, f, '{', node)
+				}
 				f = &m.frames[len(m.frames)-1]
 			}
 			continue
@@ -376,6 +392,19 @@ func moveShort(d *[64]byte, src []byte, ks, vs int, c, k1, v1 uint) int {
 	*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
 	*(*[16]byte)(d[j:]) = [16]byte{}
 	return int(j)
+}
+
+// moveOpen writes, as moveShort writes a member, the key of k1+1 bytes at
+// src[ks] of a member whose value is an object that the mask recurses into,
+// after a ',' when c is 1, then ':' and '{', and 16 zeros over what the
+// key's move carried past them; it returns the bytes written.
+func moveOpen(d *[64]byte, src []byte, ks int, c, k1 uint) int {
+	d[0] = ','
+	i := (c + 1 + k1) & 31 // the ':'
+	*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
+	d[i], d[i+1] = ':', '{'
+	*(*[16]byte)(d[i+2:]) = [16]byte{}
+	return int(i + 2)
 }
 
 // appendMember appends the member sp of src, its key, ':' and its value,
