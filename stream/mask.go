@@ -295,9 +295,10 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
 			continue // most keys of a response are not the mask's (e: see below)
 		}
-		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
-			e = c.entry // the same key as before, in the same node
-		} else if sp.Escaped {
+		if sp.Escaped {
+			// An escaped key, whose Head no slot holds (the found cache
+			// keeps unescaped keys), or a span of its own: tested before
+			// the cache's probe.
 			if sp.KeyStart < 0 {
 				if sp.KeyStart == tokenizer.SpanSibling {
 					dst = m.sibling(dst, f)
@@ -311,6 +312,8 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 				continue
 			}
 			e = m.lookup(f.node, src[sp.KeyStart:sp.KeyEnd], true)
+		} else if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
+			e = c.entry // the same key as before, in the same node
 		} else {
 			e = m.prog.Lookup(f.node, src[sp.KeyStart+1:sp.KeyEnd-1])
 			if sp.Head != 0 {
