@@ -75,6 +75,9 @@ func shapeDocs(odd string) (docs []string, from []int) {
 func TestRepeatedShapes(t *testing.T) {
 	for _, odd := range shapeOdd {
 		docs, from := shapeDocs(odd.el)
+		if testing.Short() {
+			docs = docs[:1] // minified only: a third of the time under -race
+		}
 		for k, doc := range docs {
 			for mi, mask := range shapeMasks {
 				prog, err := compile.Compile([]byte(mask), compile.Options{})
@@ -193,6 +196,9 @@ func TestShapesWildcard(t *testing.T) {
 		}
 		for _, odd := range shapeOdd {
 			docs, from := shapeDocs(odd.el)
+			if testing.Short() {
+				docs = docs[:1]
+			}
 			for k, doc := range docs {
 				t.Run(odd.name, func(t *testing.T) {
 					want, err := reference.Reference([]byte(mask), []byte(doc), reference.Options{Wildcards: true})
