@@ -283,7 +283,11 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 // purpose: with the frame changing in its loop, members cost apache-builds,
 // which never goes down, 0.9 % more instructions, twitter 0.5 %; and members
 // called for each run between the two spans cost google-maps all that going
-// down saved (callgrind). A change to one loop goes to the other.
+// down saved (callgrind). A change to one loop goes to the other, but for
+// one: here escaped and special spans are told apart before the found
+// cache's probe (google-maps -2.3 % instructions, flow -0.8 %); in members
+// the same order has the loop store its values at every span, and costs
+// flow 0.3 to 0.7 % more than it saves apache.
 func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *frame) {
 	if n == 0 {
 		return dst, 1, f
