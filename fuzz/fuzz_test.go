@@ -145,6 +145,17 @@ func FuzzMask(f *testing.F) {
 	} {
 		f.Add([]byte(in), []byte(`{"rows":{"status":true,"distance":{"text":true},"duration":{"text":true,"value":{"w":true}}}}`), []byte{byte(7*i + 3), 2}, uint8(7*i))
 	}
+	// Child objects whose keys lie on both sides of the 16 bytes that the
+	// machine moves for an opened object's key, with dropped members right
+	// after the brace.
+	long := `{"abcdefghijklmn":{"zz":"x","t":1},"abcdefghijklmno":{"zz":"y","t":2},"s":{"t":"z"}}`
+	for i, in := range []string{
+		`{"rows":[` + strings.Repeat(long+",", 4) + `{"abcdefghijklmn":{"t":{"u":1}},"abcdefghijklmnp":{"t":3}},` + long + `]}`,
+		`{"rows":[` + strings.Repeat(long+",", 4) + `{"abcdefghijklm\u006e":{"zz":1,"t":4},"s":"t"}]}`,
+		"{\"rows\":[" + strings.Repeat("{\n  \"abcdefghijklmn\" : {\n    \"zz\" : 1\n  },\n  \"s\" : {\"t\":5}\n},", 4) + "{}]}",
+	} {
+		f.Add([]byte(in), []byte(`{"rows":{"abcdefghijklmn":{"t":true},"abcdefghijklmno":{"t":true},"s":{"t":true}}}`), []byte{byte(13*i + 7), 2}, uint8(13*i))
+	}
 	// Short strings and numbers, which the member loop reads itself, and
 	// short kept members, which the machine moves 16 bytes at a time.
 	short := `{"text":"1 m","value":0,"tex_":"4,490 km","d":{"text":1234567,"value":"x"},"status":"OK"}`

@@ -150,10 +150,17 @@ func checkEveryWay(t *testing.T, prog *compile.Program, cfg Config, doc string, 
 func TestShortMovesLeaveNoDroppedBytes(t *testing.T) {
 	const canary = "CANARY"
 	el := `{"text":"1","value":"` + canary + `","d":{"text":2,"value":"` + canary + `"},"status":3,"x":"` + canary + `"}`
+	opened := `{"d":{"v":"` + canary + `","text":2},"text":"1","d":{"text_":"` + canary + `"},"x":"` + canary + `"}`
 	for _, doc := range []string{
 		`{"rows":[` + strings.Repeat(el+`,`, 5) + el + `]}`,
 		"{\"rows\" : [ " + strings.Repeat(strings.NewReplacer(`":`, `" : `, `,`, ",\n  ").Replace(el)+", ", 5) + "{}]}",
 		`{"rows":[` + el + `],"keep":1,"zz":"` + canary + `"}`,
+		// The key of an opened child object (moveOpen) moves the child's
+		// first member with it: a dropped one, and one dropped by its
+		// key's length.
+		`{"rows":[` + strings.Repeat(opened+`,`, 5) + opened + `]}`,
+		"{\"rows\" : [ " + strings.Repeat(strings.NewReplacer(`":`, `" : `, `,`, ",\n  ").Replace(opened)+", ", 5) + "{}]}",
+		`{"rows":[` + strings.Repeat(`{"d":{"zzz":"`+canary+`","padding_dropped_too":1}},`, 6) + `{}]}`,
 	} {
 		prog, err := compile.Compile([]byte(shortMask), compile.Options{})
 		if err != nil {
@@ -173,6 +180,9 @@ func TestShortMovesLeaveNoDroppedBytes(t *testing.T) {
 				m.Reset(prog, cfg)
 				out := make([]byte, 0, 4096)
 				out, _, err := m.Write(out, []byte(doc[:cut]))
+				if strings.Contains(string(out[:cap(out)]), canary[:4]) {
+					t.Fatalf("split at %d, first window: the buffer holds a dropped value past the output's end:\n%q", cut, out[len(out):min(len(out)+32, cap(out))])
+				}
 				if err == nil {
 					out, _, err = m.Write(out, []byte(doc[cut:]))
 				}
