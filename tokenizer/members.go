@@ -94,7 +94,9 @@ const (
 // stNext after a value, stKey after ','):
 //
 //	head     the member's head (',', key, ':') compared with the one
-//	         remembered at its place: a hit gives the key's span and name
+//	         remembered at its place: a hit gives the key's span and name;
+//	         where the object closed last time, the run to its '}' is
+//	         remembered there instead (a close head): a hit closes it
 //	layout   else the runs remembered per depth (",\n    \"", "{\"",
 //	         the run to '}') and the colon run, else the bytes read and
 //	         checked one by one; the key by plainEnd, or str when escaped
@@ -156,6 +158,10 @@ loop:
 		}
 		head := uint64(0)
 		if hit {
+			if h.keyEnd == 0 { // a close head: the object closed here last time
+				end = j + h.n
+				goto closed
+			}
 			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
 			h.missed = false
 		} else {
@@ -166,6 +172,9 @@ loop:
 			} else {
 				if state == stNext && runs.close.match(src, j) {
 					end = j + runs.close.n
+					if hs.next < len(hs.h) {
+						h.learnClose(src, i, end)
+					}
 					goto closed
 				}
 				if j < len(src) && src[j] <= ' ' {
@@ -180,6 +189,9 @@ loop:
 						if src[j] == '}' {
 							runs.close.remember(src, i, j+1)
 							end = j + 1
+							if hs.next < len(hs.h) {
+								h.learnClose(src, i, end)
+							}
 							goto closed
 						}
 						s.state = state
@@ -589,7 +601,7 @@ type memberHeads struct {
 type memberHead struct {
 	w, m        [4]uint64
 	n           int
-	key, keyEnd int // where the key's quotes are, from the start
+	key, keyEnd int // where the key's quotes are, from the start; keyEnd 0 in a close head (learnClose)
 	st          uint8
 	missed      bool   // the last member at this place did not match
 	gen         uint64 // its name, given when it was learned: MemberSpan.Head
@@ -608,6 +620,20 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	}
 	h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
 	return true
+}
+
+// learnClose makes src[i:end], the run from a value's end to the '}' that
+// closed its object (at src[end-1]), read and checked in state stNext, the
+// head h, as a close head (keyEnd 0: no member's head has one), where h
+// missed twice in a row or is empty.
+func (h *memberHead) learnClose(src []byte, i, end int) {
+	if !h.missed && h.n != 0 {
+		h.missed = true
+		return
+	}
+	if h.set(src, i, end, i, i, stNext) {
+		h.missed = false
+	}
 }
 
 // depthRuns is what layout remembers of one depth.
