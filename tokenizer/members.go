@@ -168,7 +168,7 @@ loop:
 				goto closed
 			}
 			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
-			h.missed = false
+			h.misses = 0
 		} else {
 			if state == stNext && runs.next.match(src, j) {
 				ks = j + runs.next.n - 1
@@ -250,13 +250,13 @@ loop:
 			// A head that missed twice in a row is replaced: objects of
 			// several kinds at one depth would otherwise take turns.
 			if next < len(hs.h) && !escaped {
-				if h.missed || h.n == 0 {
+				if h.misses != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
 					if h.set(src, i, j, ks, ke, state) {
 						h.gen = s.heads.name()
 						head = h.gen
 					}
 				} else {
-					h.missed = true
+					h.misses = 1
 				}
 			}
 		}
@@ -633,7 +633,7 @@ type memberHead struct {
 	n           int
 	key, keyEnd int // where the key's quotes are, from the start; in a close head (learnClose), keyEnd 0 and key after the '}'
 	st          uint8
-	missed      bool     // the last member at this place did not match
+	misses      uint8    // 0: the last member at this place matched; else how many in a row did not (learnClose)
 	gen         uint64   // its name, given when it was learned: MemberSpan.Head
 	_           [24]byte // to 128 bytes: Members finds a head by a shift, not a multiply
 }
@@ -649,24 +649,30 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	for k := range h.w {
 		h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
 	}
-	h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
+	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
 	return true
 }
 
 // learnClose makes src[i:end], the run from a value's end to the '}' that
 // closed its object (at src[end-1]), read and checked in state stNext, the
 // head h, as a close head (keyEnd 0: no member's head has one; key, where
-// the '}' ends), where h missed twice in a row or is empty. Members, when
-// the next element of the array opens at once, makes the head go on to its
-// '{' (n beyond key).
+// the '}' ends), where h is empty, or a close head that missed twice in a
+// row, or a member's head at whose place objects closed four times in a row.
+// A member takes a close head's place at once: where objects of several
+// shapes come at one depth, some of whose members come where others close,
+// the members keep their heads, as if closes took none. Members, when the
+// next element of the array opens at once, makes the head go on to its '{'
+// (n beyond key).
 func (h *memberHead) learnClose(src []byte, i, end int) {
-	if !h.missed && h.n != 0 {
-		h.missed = true
+	limit := uint8(1)
+	if h.keyEnd != 0 {
+		limit = 4
+	}
+	if h.n != 0 && h.misses < limit {
+		h.misses++
 		return
 	}
-	if h.set(src, i, end, end, i, stNext) {
-		h.missed = false
-	}
+	h.set(src, i, end, end, i, stNext)
 }
 
 // learnSibling makes the close head at the next member's place, where it
