@@ -168,7 +168,7 @@ loop:
 				goto closed
 			}
 			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
-			h.misses = 0
+			h.misses = 0 // both counts
 		} else {
 			if state == stNext && runs.next.match(src, j) {
 				ks = j + runs.next.n - 1
@@ -250,13 +250,13 @@ loop:
 			// A head that missed twice in a row is replaced: objects of
 			// several kinds at one depth would otherwise take turns.
 			if next < len(hs.h) && !escaped {
-				if h.misses != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
+				if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
 					if h.set(src, i, j, ks, ke, state) {
 						h.gen = s.heads.name()
 						head = h.gen
 					}
 				} else {
-					h.misses = 1
+					h.misses |= 1
 				}
 			}
 		}
@@ -633,7 +633,7 @@ type memberHead struct {
 	n           int
 	key, keyEnd int // where the key's quotes are, from the start; in a close head (learnClose), keyEnd 0 and key after the '}'
 	st          uint8
-	misses      uint8    // 0: the last member at this place matched; else how many in a row did not (learnClose)
+	misses      uint16   // low byte: the last member at this place did not match; high byte: how many objects closed here since (learnClose)
 	gen         uint64   // its name, given when it was learned: MemberSpan.Head
 	_           [24]byte // to 128 bytes: Members finds a head by a shift, not a multiply
 }
@@ -664,12 +664,16 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 // next element of the array opens at once, makes the head go on to its '{'
 // (n beyond key).
 func (h *memberHead) learnClose(src []byte, i, end int) {
-	limit := uint8(1)
+	limit := uint16(1)
 	if h.keyEnd != 0 {
 		limit = 4
+	} else if h.n > h.key && h.key == end-i && h.prefix(src, i) {
+		// The close head goes on to a next element, and this object
+		// was its array's last: the head stays for the others.
+		return
 	}
-	if h.n != 0 && h.misses < limit {
-		h.misses++
+	if h.n != 0 && h.misses>>8 < limit {
+		h.misses += 1 << 8
 		return
 	}
 	h.set(src, i, end, end, i, stNext)
@@ -688,6 +692,19 @@ func (hs *memberHeads) learnSibling(src []byte, i, end, k, next int) {
 	if h := &hs.h[next&(len(hs.h)-1)]; h.keyEnd == 0 && h.st == stNext && h.key == end-i {
 		h.set(src, i, k, end, i, stNext)
 	}
+}
+
+// prefix reports whether h's first h.key bytes are those at src[i].
+func (h *memberHead) prefix(src []byte, i int) bool {
+	if i+32 > len(src) {
+		return false
+	}
+	for k := range h.w {
+		if (binary.LittleEndian.Uint64(src[i+8*k:])^h.w[k])&h.m[k]&lowBytes(h.key-8*k) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // depthRuns is what layout remembers of one depth.
