@@ -341,6 +341,8 @@ loop:
 	return n, i, false
 
 closed: // the object closed at src[end-1]
+	sib := sibAt // where the next element's '{' ends, by a close head
+	sibAt = 0
 	s.depth--
 	// Every way here is from the loop before it filled a span: spans[n]
 	// is free.
@@ -355,8 +357,7 @@ closed: // the object closed at src[end-1]
 		hs.next = next
 		goto top
 	}
-	if sib := sibAt; s.siblings && n < len(spans) {
-		sibAt = 0
+	if s.siblings && n < len(spans) {
 		k := 0
 		if sib > 0 {
 			// The run from the '}' to the '{' is the one read and
@@ -656,8 +657,10 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 // learnClose makes src[i:end], the run from a value's end to the '}' that
 // closed its object (at src[end-1]), read and checked in state stNext, the
 // head h, as a close head (keyEnd 0: no member's head has one; key, where
-// the '}' ends), where h is empty, or a close head that missed twice in a
-// row, or a member's head at whose place objects closed four times in a row.
+// the '}' ends), where h is empty, or a close head that missed twice (not
+// counting an array's last element, where the head goes on to a next one),
+// or a member's head at whose place objects closed four times since it last
+// matched.
 // A member takes a close head's place at once: where objects of several
 // shapes come at one depth, some of whose members come where others close,
 // the members keep their heads, as if closes took none. Members, when the
