@@ -94,7 +94,9 @@ const (
 // stNext after a value, stKey after ','):
 //
 //	head     the member's head (',', key, ':') compared with the one
-//	         remembered at its place: a hit gives the key's span and name
+//	         remembered at its place: a hit gives the key's span and name;
+//	         where the object closed last time, the run to its '}' is
+//	         remembered there instead (a close head): a hit closes it
 //	layout   else the runs remembered per depth (",\n    \"", "{\"",
 //	         the run to '}') and the colon run, else the bytes read and
 //	         checked one by one; the key by plainEnd, or str when escaped
@@ -134,20 +136,22 @@ top: // here again at a depth that the loop went down to or back up from
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
+	next := hs.next // the place of the next member, kept in hs on the way out
 	if state == stKeyOrEnd {
-		hs.next = 0
+		next = 0
 	}
-	end := 0 // where the object closed
+	end := 0   // where the object closed
+	sibAt := 0 // where a close head says the next element's '{' ends, if it does
 loop:
 	for n < len(spans) {
 		j := i
 		var ks, ke int
 		escaped := false
-		h := &hs.h[hs.next&(len(hs.h)-1)]
+		h := &hs.h[next&(len(hs.h)-1)]
 		// The head's four words against the window's, written out: as a
 		// method this does not inline, and the call costs more than it saves.
 		hit := false
-		if hs.next < len(hs.h) && h.st == state && j+32 <= len(src) {
+		if next < len(hs.h) && h.st == state && j+32 <= len(src) {
 			b := src[j : j+32]
 			hit = (binary.LittleEndian.Uint64(b)^h.w[0])&h.m[0]|
 				(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
@@ -156,8 +160,15 @@ loop:
 		}
 		head := uint64(0)
 		if hit {
+			if h.keyEnd == 0 { // a close head: the object closed here last time
+				end = j + h.key
+				if h.n > h.key { // and the next element, an object, opened
+					sibAt = j + h.n
+				}
+				goto closed
+			}
 			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
-			h.missed = false
+			h.misses = 0 // both counts
 		} else {
 			if state == stNext && runs.next.match(src, j) {
 				ks = j + runs.next.n - 1
@@ -166,6 +177,9 @@ loop:
 			} else {
 				if state == stNext && runs.close.match(src, j) {
 					end = j + runs.close.n
+					if next < len(hs.h) {
+						h.learnClose(src, i, end)
+					}
 					goto closed
 				}
 				if j < len(src) && src[j] <= ' ' {
@@ -180,9 +194,13 @@ loop:
 						if src[j] == '}' {
 							runs.close.remember(src, i, j+1)
 							end = j + 1
+							if next < len(hs.h) {
+								h.learnClose(src, i, end)
+							}
 							goto closed
 						}
 						s.state = state
+						hs.next = next
 						return n, i, false
 					}
 					if j++; j < len(src) && src[j] <= ' ' {
@@ -231,14 +249,14 @@ loop:
 			}
 			// A head that missed twice in a row is replaced: objects of
 			// several kinds at one depth would otherwise take turns.
-			if hs.next < len(hs.h) && !escaped {
-				if h.missed || h.n == 0 {
+			if next < len(hs.h) && !escaped {
+				if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
 					if h.set(src, i, j, ks, ke, state) {
 						h.gen = s.heads.name()
 						head = h.gen
 					}
 				} else {
-					h.missed = true
+					h.misses |= 1
 				}
 			}
 		}
@@ -248,7 +266,7 @@ loop:
 		sp := &spans[n]
 		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = ks, ke, j, 0, escaped, head
 		n++
-		hs.next++
+		next++
 		// The value, when it is a scalar whole in the window.
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
@@ -259,20 +277,24 @@ loop:
 			}
 			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
 				if head == 0 || desc == nil || s.down || src[j] != '{' {
+					hs.next = next
 					return n, vs, false
 				}
 				k := head & (uint64(len(desc.Head)) - 1)
 				if desc.Head[k] != head || !s.pushFast(true) {
+					hs.next = next
 					return n, vs, false
 				}
 				// Down into the value, an object the caller masks.
 				sp.ValueEnd = SpanOpened
 				s.down, s.downKeep, s.wentDown = true, desc.Keep[k], true
 				i, state = j+1, stKeyOrEnd
+				hs.next = next
 				goto top
 			}
 			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
+				hs.next = next
 				return n, -j - 1, false
 			}
 		} else {
@@ -306,6 +328,7 @@ loop:
 			}
 			if k == 0 {
 				s.state = stValue
+				hs.next = next
 				return n, vs, false
 			}
 			j = k
@@ -314,28 +337,48 @@ loop:
 		i, state = j, stNext
 	}
 	s.state = state
+	hs.next = next
 	return n, i, false
 
 closed: // the object closed at src[end-1]
+	sib := sibAt // where the next element's '{' ends, by a close head
+	sibAt = 0
 	s.depth--
 	// Every way here is from the loop before it filled a span: spans[n]
 	// is free.
 	if s.down { // back up in the enclosing object, which Members read before
-		spans[n] = MemberSpan{KeyStart: SpanClose, KeyEnd: SpanClose, ValueStart: end, ValueEnd: end, Escaped: true}
+		// Field by field: a composite literal is built on the stack and
+		// copied.
+		sp := &spans[n]
+		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = SpanClose, SpanClose, end, end, true, 0
 		n++
 		s.down = false
 		i, state = end, stNext
+		hs.next = next
 		goto top
 	}
 	if s.siblings && n < len(spans) {
-		if k := s.sibling(src, end); k > 0 {
-			spans[n] = MemberSpan{KeyStart: SpanSibling, KeyEnd: SpanSibling, ValueStart: k, ValueEnd: k, Escaped: true}
+		k := 0
+		if sib > 0 {
+			// The run from the '}' to the '{' is the one read and
+			// checked when the close head was learned; what the bytes do
+			// not say is checked here, as sibling does.
+			if s.depth > 0 && !s.inObject() && s.pushFast(true) {
+				k = sib
+			}
+		} else if k = s.sibling(src, end); k > 0 && state == stNext {
+			hs.learnSibling(src, i, end, k, next)
+		}
+		if k > 0 {
+			sp := &spans[n]
+			sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = SpanSibling, SpanSibling, k, k, true, 0
 			n++
-			i, state, hs.next = k, stKeyOrEnd, 0
+			i, state, next = k, stKeyOrEnd, 0
 			goto loop
 		}
 	}
 	s.state = s.after()
+	hs.next = next
 	return n, end, true
 }
 
@@ -589,10 +632,11 @@ type memberHeads struct {
 type memberHead struct {
 	w, m        [4]uint64
 	n           int
-	key, keyEnd int // where the key's quotes are, from the start
+	key, keyEnd int // where the key's quotes are, from the start; in a close head (learnClose), keyEnd 0 and key after the '}'
 	st          uint8
-	missed      bool   // the last member at this place did not match
-	gen         uint64 // its name, given when it was learned: MemberSpan.Head
+	misses      uint16   // low byte: the last member at this place did not match; high byte: how many objects closed here since (learnClose)
+	gen         uint64   // its name, given when it was learned: MemberSpan.Head
+	_           [24]byte // to 128 bytes: Members finds a head by a shift, not a multiply
 }
 
 // set makes src[i:j], a member's head read and checked in state st with its
@@ -606,7 +650,63 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	for k := range h.w {
 		h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
 	}
-	h.n, h.key, h.keyEnd, h.st, h.missed = n, ks-i, ke-i, st, false
+	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
+	return true
+}
+
+// learnClose makes src[i:end], the run from a value's end to the '}' that
+// closed its object (at src[end-1]), read and checked in state stNext, the
+// head h, as a close head (keyEnd 0: no member's head has one; key, where
+// the '}' ends), where h is empty, or a close head that missed twice (not
+// counting an array's last element, where the head goes on to a next one),
+// or a member's head at whose place objects closed four times since it last
+// matched.
+// A member takes a close head's place at once: where objects of several
+// shapes come at one depth, some of whose members come where others close,
+// the members keep their heads, as if closes took none. Members, when the
+// next element of the array opens at once, makes the head go on to its '{'
+// (n beyond key).
+func (h *memberHead) learnClose(src []byte, i, end int) {
+	limit := uint16(1)
+	if h.keyEnd != 0 {
+		limit = 4
+	} else if h.n > h.key && h.key == end-i && h.prefix(src, i) {
+		// The close head goes on to a next element, and this object
+		// was its array's last: the head stays for the others.
+		return
+	}
+	if h.n != 0 && h.misses>>8 < limit {
+		h.misses += 1 << 8
+		return
+	}
+	h.set(src, i, end, end, i, stNext)
+}
+
+// learnSibling makes the close head at the next member's place, where it
+// is the one for src[i:end] (the run from a value's end to the '}' at
+// src[end-1]), go on to src[k-1], the '{' of the array's next element that
+// sibling opened.
+//
+//go:noinline
+func (hs *memberHeads) learnSibling(src []byte, i, end, k, next int) {
+	if next >= len(hs.h) {
+		return
+	}
+	if h := &hs.h[next&(len(hs.h)-1)]; h.keyEnd == 0 && h.st == stNext && h.key == end-i {
+		h.set(src, i, k, end, i, stNext)
+	}
+}
+
+// prefix reports whether h's first h.key bytes are those at src[i].
+func (h *memberHead) prefix(src []byte, i int) bool {
+	if i+32 > len(src) {
+		return false
+	}
+	for k := range h.w {
+		if (binary.LittleEndian.Uint64(src[i+8*k:])^h.w[k])&h.m[k]&lowBytes(h.key-8*k) != 0 {
+			return false
+		}
+	}
 	return true
 }
 

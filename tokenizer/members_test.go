@@ -240,8 +240,14 @@ func TestMembersSiblings(t *testing.T) {
 		"error":   []byte(`[{"a":1},{"a":2},{"a":3},{"a":tru}]`),
 		"key":     []byte(`[{"a":1},{"a":2},{"a":3},{1:2}]`),
 		"cut":     []byte(`[{"a":1},{"a":2},{"a":3},{"a":4`),
+		// Close heads: the run from the last value to the '}' and on to
+		// the next '{', learned, then met where it means something else.
+		"inObject":  []byte(`{"a":[{"b":1},{"b":1},{"b":1},[[[[[[[{"c":{"b":1},{"b":1}}]]]]]]]],"k":"` + strings.Repeat("p", 40) + `"}`),
+		"inArrays":  []byte(`{"a":[{"b":1},{"b":1},{"b":1},[[[[[[[[{"b":1},{"b":1}]]]]]]]],{"b":1}],"k":"` + strings.Repeat("p", 40) + `"}`),
+		"closes":    []byte(`[{"b":1},{"b":1},{"b":1},{"b":1,"c":2},{"b":1 },{"b":1]},{"b":1},1,{"b":1},[{"b":1}],{"b":1}]` + strings.Repeat(" ", 40)),
+		"lastClose": []byte(`[[{"b":1},{"b":1},{"b":1}],[{"b":1},{"b":1}],[{"b":1}],{"b":1},{"b":1}}]` + strings.Repeat(" ", 40)),
 	}
-	saves := map[string]bool{"jobs": true, "pretty": true, "strings": true, "error": true, "key": true}
+	saves := map[string]bool{"jobs": true, "pretty": true, "strings": true, "error": true, "key": true, "inArrays": true}
 	maps.Copy(docs, suiteFiles(t))
 	for name, doc := range docs {
 		var s Scanner
