@@ -35,7 +35,7 @@
 	XORQ R11, R11
 	VMOVDQU ·skipQuotes<>(SB), Y0
 	VMOVDQU ·skipBackslashes<>(SB), Y1
-	VMOVDQU ·skipControl<>(SB), Y2
+	VMOVDQU ·skipC20<>(SB), Y2
 	VMOVDQU ·skipSpaces<>(SB), Y8
 	CMPQ depth+48(FP), $0
 	JEQ  open
@@ -235,11 +235,9 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	VMOVDQU (SI)(BX*1), Y3
 	VPCMPEQB Y0, Y3, Y4
 	VPCMPEQB Y1, Y3, Y5
+	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
 	VPOR Y5, Y4, Y4
-	VPMAXUB Y2, Y3, Y5
-	VPCMPEQB Y2, Y5, Y5
-	VPOR Y5, Y4, Y4
-	VPOR Y3, Y4, Y4 // and the bytes from 0x80, by their high bit
+	VPOR Y6, Y4, Y4
 	VPMOVMSKB Y4, AX
 	TESTL AX, AX
 	JNZ  strStop
@@ -272,8 +270,8 @@ utf8Block: // AL = src[BX], from 0x80, starts a character: UTF-8 by the block
 	VPCMPEQB Y0, Y3, Y4
 	VPCMPEQB Y1, Y3, Y5
 	VPOR Y5, Y4, Y4
-	VPMAXUB Y2, Y3, Y5
-	VPCMPEQB Y2, Y5, Y5
+	VPMAXUB ·skipControl<>(SB), Y3, Y5
+	VPCMPEQB ·skipControl<>(SB), Y5, Y5
 	VPOR Y5, Y4, Y4
 	VPMOVMSKB Y4, R9 // the stops
 	UTF8BLOCK(R8)    // the flags
@@ -354,6 +352,41 @@ strEscape: // src[BX] is a backslash
 	ADDQ $2, BX
 	JMP  strNext
 strEscapeU: // four hex digits must follow
+	// A run of \uXXXX escapes (text in a script escaped whole) is taken
+	// up to 5 at a time: the 32 bytes from BX matched with the pattern
+	// of 5 escapes, '\\' and 'u' compared, the hex digits classified
+	// ((b - '0') <= 9 or ((b | 0x20) - 'a') <= 5, unsigned), t the bytes
+	// that match before the first that does not (at most 30), t/6 the
+	// escapes whole (t*43>>8 for t <= 30). None whole: the scalar check
+	// below decides.
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   strEscapeU1
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB ·skipEscU<>(SB), Y3, Y4
+	VPSUBB ·skipC30<>(SB), Y3, Y5
+	VPMINUB ·skipC09<>(SB), Y5, Y6
+	VPCMPEQB Y6, Y5, Y5 // the digits
+	VPOR Y2, Y3, Y6
+	VPSUBB ·skipC61<>(SB), Y6, Y6
+	VPMINUB ·skipC05<>(SB), Y6, Y7
+	VPCMPEQB Y7, Y6, Y6 // the letters a..f, A..F
+	VPOR Y6, Y5, Y5
+	VPMOVMSKB Y4, R8
+	VPMOVMSKB Y5, R9
+	ANDL $0x030C30C3, R8 // '\\' and 'u' at 6j and 6j+1
+	ANDL $0x3CF3CF3C, R9 // hex digits at 6j+2 to 6j+5
+	ORL  R9, R8
+	NOTL R8
+	BSFL R8, R8 // t
+	IMUL3L $43, R8, R8
+	SHRL $8, R8 // t/6
+	JZ   strEscapeU1
+	LEAL (R8)(R8*2), R8
+	ADDL R8, R8
+	ADDQ R8, BX
+	JMP  strNext
+strEscapeU1: // one escape, a byte at a time
 	LEAQ 6(BX), R8
 	CMPQ R8, DX
 	JA   fail
