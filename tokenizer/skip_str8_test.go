@@ -119,3 +119,76 @@ func TestSkipEscapeRunsWindows(t *testing.T) {
 	checkSkipDoc(t, doc, true)
 	checkSkipDoc(t, strings.Replace(doc, `\u672C`, `\u672X`, 5), false)
 }
+
+// TestSkipMemberChains checks the kernels' `"key":"` and `","` steps, which
+// go from one string to the next within a block: objects of three members
+// and arrays of three strings, each key and value 0 to 40 bytes long, so
+// that the step meets the block's end at every offset; with the strings'
+// neighbours made something else (a space, the wrong bracket, a number, a
+// bad byte in the next string), with every kind of insert in the second
+// string, and cut by the window's end after the first string.
+func TestSkipMemberChains(t *testing.T) {
+	text := strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH", 2)
+	for k := 0; k <= 40; k++ {
+		for v := 0; v <= 40; v++ {
+			key, val := text[:k], text[k:k+v]
+			docs := []string{
+				`{"` + key + `":"` + val + `","` + val + `":"` + key + `","z":"` + val + `"}`,
+				`["` + key + `","` + val + `","` + key + `"]`,
+				`[{"` + key + `":"` + val + `"},["` + val + `","` + key + `"]]`,
+				`{"` + key + `":"` + val + `",` + `"":1}`,
+				`{"` + key + `":"` + val + `": "x"}`,
+				`{"` + key + `": "` + val + `","a":"b"}`,
+				`{"` + key + `":"` + val + `" ,"a":"b"}`,
+				`{"` + key + `":"` + val + `","a":"b"]`,
+				`["` + key + `","` + val + `"}`,
+				`["` + key + `":"` + val + `"]`,
+				`{"` + key + `","` + val + `"}`,
+				`{"` + key + `":"` + val + "\x01" + `"}`,
+				`{"` + key + `":"` + val + `\u00e9\n"}`,
+				`{"` + key + `":"` + val + `\u00g9"}`,
+				`["` + key + `","` + val + "é" + `"]`,
+				`["` + key + `","` + val + "\xff" + `"]`,
+			}
+			for _, doc := range docs {
+				checkSkipVerdict(t, doc)
+			}
+			doc := docs[0]
+			for cut := 2 + k; cut < min(len(doc), 2+k+v+12); cut++ {
+				a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+				if _, ok := checkSkip(t, a); ok {
+					t.Fatalf("skipWhole(%q) took a cut value", a.src)
+				}
+				checkCopy(t, a)
+			}
+		}
+	}
+}
+
+// TestSkipMemberChainsLimits checks the token limit on strings that the
+// chained steps end: a key or a value one byte over the limit is refused
+// wherever it falls (the other strings are empty).
+func TestSkipMemberChainsLimits(t *testing.T) {
+	for n := 0; n <= 34; n++ {
+		s := strings.Repeat("k", n)
+		for _, doc := range []string{`{"` + s + `":"","":""}`, `{"":"` + s + `","":""}`, `["` + s + `",""]`, `["","` + s + `",""]`} {
+			for _, limit := range []int{n + 1, n + 2, n + 3} {
+				a := skipArgs{src: []byte(doc), maxDepth: DefaultMaxDepth, maxToken: limit}
+				_, ok := checkSkip(t, a)
+				want := limit >= n+2 // a string of n bytes is n+2 long with its quotes, the others 2
+				if ok != want {
+					t.Fatalf("skipWhole(%q) limit %d = %v, want %v", doc, limit, ok, want)
+				}
+				checkCopy(t, a)
+			}
+		}
+	}
+}
+
+// TestSkipMemberChainsWindows reads a document of short members in two
+// windows cut at every length, so that SkipValue resumes the kernel from
+// the checkpoint that `","` writes.
+func TestSkipMemberChainsWindows(t *testing.T) {
+	checkSkipDoc(t, `{"a":"b","cd":"ef","g":["h","ij",""],"k":{"l":"m","":""},"n":"o"}`, true)
+	checkSkipDoc(t, `{"a":"b","cd":"ef","g":["h","ij",""],"k":{"l":"m","":""},"n":"o",}`, false)
+}

@@ -243,13 +243,84 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	JNZ  strStop
 	ADDQ $32, BX
 	JMP  strLoop
-strStop:
-	BSFL AX, AX
-	ADDQ AX, BX
+strStop: // AX: the stops in the 32 bytes from BX
+	MOVL AX, R13
+	MOVQ BX, R9
+	BSFL AX, R8
+	ADDQ R8, BX
 	MOVBLZX (SI)(BX*1), AX
+	CMPB AL, $0x22
+	JNE  strByte1
+	TESTL DI, DI
+	JZ   strValueStop
+	// A key ends at R9+R8, in the block from R9 whose stops are R13. The
+	// common `"key":"` goes on in the same block: ':' and '"' in it (R8
+	// at most 29), the key's and the value's quotes the two least stops
+	// (':' is none); the value's content from BX+2 on, the next stop the
+	// third least, or none before the block's end.
+	CMPL R8, $29
+	JA   strEnd
+	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
+	JNE  strEnd
+	INCQ BX
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
+	LEAQ 1(BX), CX // the value's quote
+	XORL DI, DI
+	LEAL -1(R13), AX
+	ANDL AX, R13
+	LEAL -1(R13), AX
+	ANDL AX, R13
+	JZ   keyValueOn
+	BSFL R13, R13
+	LEAQ (R9)(R13*1), BX
+	MOVBLZX (SI)(BX*1), AX
+	JMP  strByte
+keyValueOn: // no stop after the next string's quote in the block
+	LEAQ 32(R9), BX
+	JMP  strLoop
+strValueStop: // a string value ends at R9+R8: as a key, `","` goes on in the block
+	// with the next string, a key in an object, a value in an array,
+	// after the checkpoint that next writes.
+	CMPL R8, $29
+	JA   strEndValue
+	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
+	JNE  strEndValue
+	INCQ BX
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
+#ifdef COPY
+	MOVQ BX, ckPos+96(FP)
+	MOVQ R10, ckStack+104(FP)
+	MOVQ R11, ckDepth+112(FP)
+	MOVQ R14, AX
+	SUBQ run-8(SP), AX
+	MOVQ AX, ckOut+120(FP)
+#else
+	MOVQ BX, ckPos+72(FP)
+	MOVQ R10, ckStack+80(FP)
+	MOVQ R11, ckDepth+88(FP)
+#endif
+	LEAQ 1(BX), CX // the next string's quote
+	MOVL R10, DI
+	ANDL $1, DI // a key in an object
+	LEAL -1(R13), AX
+	ANDL AX, R13
+	LEAL -1(R13), AX
+	ANDL AX, R13
+	JZ   keyValueOn
+	BSFL R13, R13
+	LEAQ (R9)(R13*1), BX
+	MOVBLZX (SI)(BX*1), AX
+	JMP  strByte
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
 	JEQ  strEnd
+strByte1:
 	CMPB AL, $0x5C
 	JEQ  strEscape
 	CMPB AL, $0x80
@@ -518,6 +589,13 @@ utf8Four2:
 	ADDQ $4, BX
 	JMP  strNext
 
+strEndValue: // src[BX] closes a string value
+	INCQ BX
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
+	JMP  next
 strEnd: // src[BX] is the closing quote
 	INCQ BX
 	MOVQ BX, AX
