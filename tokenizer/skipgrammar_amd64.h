@@ -244,62 +244,51 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	ADDQ $32, BX
 	JMP  strLoop
 strStop: // AX: the stops in the 32 bytes from BX
-	MOVL AX, R13
+	// The common `"key":"` and `","` go from one string to the next in
+	// the block, with its stops: R9 the block, AX the stops not yet
+	// taken. R9 and R13 are free inside a string.
 	MOVQ BX, R9
+strStopIn: // AX: the stops after BX in the block from R9, not 0
 	BSFL AX, R8
-	ADDQ R8, BX
-	MOVBLZX (SI)(BX*1), AX
-	CMPB AL, $0x22
-	JNE  strByte1
+	LEAQ (R9)(R8*1), BX
+	CMPB (SI)(BX*1), $0x22
+	JNE  strStopByte
 	TESTL DI, DI
 	JZ   strValueStop
-	// A key ends at R9+R8, in the block from R9 whose stops are R13. The
-	// common `"key":"` goes on in the same block: ':' and '"' in it (R8
-	// at most 29), the key's and the value's quotes the two least stops
-	// (':' is none); the value's content from BX+2 on, the next stop the
-	// third least, or none before the block's end.
+	// A key ends at BX: where ':' and '"' follow in the block (R8 at most
+	// 29), the value's string starts there, and the key's and the
+	// value's quotes are the two least stops (':' is none).
 	CMPL R8, $29
-	JA   strEnd
+	JA   strEndKey
 	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
-	JNE  strEnd
+	JNE  strEndKey
 	INCQ BX
-	MOVQ BX, AX
-	SUBQ CX, AX
-	CMPQ AX, maxToken+32(FP)
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
 	JA   fail
 	LEAQ 1(BX), CX // the value's quote
 	XORL DI, DI
-	LEAL -1(R13), AX
-	ANDL AX, R13
-	LEAL -1(R13), AX
-	ANDL AX, R13
-	JZ   keyValueOn
-	BSFL R13, R13
-	LEAQ (R9)(R13*1), BX
-	MOVBLZX (SI)(BX*1), AX
-	JMP  strByte
-keyValueOn: // no stop after the next string's quote in the block
-	LEAQ 32(R9), BX
-	JMP  strLoop
-strValueStop: // a string value ends at R9+R8: as a key, `","` goes on in the block
-	// with the next string, a key in an object, a value in an array,
+	JMP  strChain
+strValueStop: // a string value ends at BX: as a key, with `","` after it
+	// the next string starts, a key in an object, a value in an array,
 	// after the checkpoint that next writes.
 	CMPL R8, $29
 	JA   strEndValue
 	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
 	JNE  strEndValue
 	INCQ BX
-	MOVQ BX, AX
-	SUBQ CX, AX
-	CMPQ AX, maxToken+32(FP)
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
 	JA   fail
 #ifdef COPY
 	MOVQ BX, ckPos+96(FP)
 	MOVQ R10, ckStack+104(FP)
 	MOVQ R11, ckDepth+112(FP)
-	MOVQ R14, AX
-	SUBQ run-8(SP), AX
-	MOVQ AX, ckOut+120(FP)
+	MOVQ R14, R8
+	SUBQ run-8(SP), R8
+	MOVQ R8, ckOut+120(FP)
 #else
 	MOVQ BX, ckPos+72(FP)
 	MOVQ R10, ckStack+80(FP)
@@ -308,15 +297,17 @@ strValueStop: // a string value ends at R9+R8: as a key, `","` goes on in the bl
 	LEAQ 1(BX), CX // the next string's quote
 	MOVL R10, DI
 	ANDL $1, DI // a key in an object
-	LEAL -1(R13), AX
-	ANDL AX, R13
-	LEAL -1(R13), AX
-	ANDL AX, R13
-	JZ   keyValueOn
-	BSFL R13, R13
-	LEAQ (R9)(R13*1), BX
+strChain: // the two least stops taken: the next, or the block's end
+	LEAL -1(AX), R13
+	ANDL R13, AX
+	LEAL -1(AX), R13
+	ANDL R13, AX
+	JNZ  strStopIn
+	LEAQ 32(R9), BX
+	JMP  strLoop
+strStopByte: // src[BX], a stop, is no quote
 	MOVBLZX (SI)(BX*1), AX
-	JMP  strByte
+	JMP  strByte1
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
 	JEQ  strEnd
@@ -597,13 +588,14 @@ strEndValue: // src[BX] closes a string value
 	JA   fail
 	JMP  next
 strEnd: // src[BX] is the closing quote
+	TESTL DI, DI
+	JZ   strEndValue
+strEndKey: // src[BX] closes a key
 	INCQ BX
 	MOVQ BX, AX
 	SUBQ CX, AX
 	CMPQ AX, maxToken+32(FP)
 	JA   fail
-	TESTL DI, DI
-	JZ   next
 	CMPQ BX, DX // after a key: ':'
 	JAE  fail
 	CMPB (SI)(BX*1), $0x20
