@@ -120,8 +120,9 @@ func TestSkipEscapeRunsWindows(t *testing.T) {
 	checkSkipDoc(t, strings.Replace(doc, `\u672C`, `\u672X`, 5), false)
 }
 
-// TestSkipMemberChains checks the kernels' `"key":"` and `","` steps, which
-// go from one string to the next within a block: objects of three members
+// TestSkipMemberChains checks the kernels' `"key":"`, `"key": "` and `","`
+// steps, which go from one string to the next within a block, and the step
+// from `"key":` to a value of another kind: objects of three members
 // and arrays of three strings, each key and value 0 to 40 bytes long, so
 // that the step meets the block's end at every offset; with the strings'
 // neighbours made something else (a space, the wrong bracket, a number, a
@@ -149,17 +150,28 @@ func TestSkipMemberChains(t *testing.T) {
 				`{"` + key + `":"` + val + `\u00g9"}`,
 				`["` + key + `","` + val + "é" + `"]`,
 				`["` + key + `","` + val + "\xff" + `"]`,
+				`{"` + key + `": "` + val + `", "` + val + `": "` + key + `"}`,
+				`{"` + key + `":  "` + val + `"}`,
+				`{"` + key + `": ` + "\t" + `"` + val + `"}`,
+				`{"` + key + `":1,"` + val + `":{"` + key + `":[]}}`,
+				`{"` + key + `": 1, "` + val + `": true}`,
+				`{"` + key + `":` + "\n" + `"` + val + `"}`,
+				`{"` + key + `": }`,
+				`{"` + key + `":}`,
+				`{"` + key + `" : "` + val + `"}`,
+				`{"` + key + `": "` + val + `\"x"}`,
 			}
 			for _, doc := range docs {
 				checkSkipVerdict(t, doc)
 			}
-			doc := docs[0]
-			for cut := 2 + k; cut < min(len(doc), 2+k+v+12); cut++ {
-				a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
-				if _, ok := checkSkip(t, a); ok {
-					t.Fatalf("skipWhole(%q) took a cut value", a.src)
+			for _, doc := range []string{docs[0], docs[16]} {
+				for cut := 2 + k; cut < min(len(doc), 2+k+v+12); cut++ {
+					a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+					if _, ok := checkSkip(t, a); ok {
+						t.Fatalf("skipWhole(%q) took a cut value", a.src)
+					}
+					checkCopy(t, a)
 				}
-				checkCopy(t, a)
 			}
 		}
 	}
@@ -191,4 +203,5 @@ func TestSkipMemberChainsLimits(t *testing.T) {
 func TestSkipMemberChainsWindows(t *testing.T) {
 	checkSkipDoc(t, `{"a":"b","cd":"ef","g":["h","ij",""],"k":{"l":"m","":""},"n":"o"}`, true)
 	checkSkipDoc(t, `{"a":"b","cd":"ef","g":["h","ij",""],"k":{"l":"m","":""},"n":"o",}`, false)
+	checkSkipDoc(t, `{"a": "b", "cd": "ef", "g": ["h", "ij"], "k": {"l": 1, "": ""}}`, true)
 }

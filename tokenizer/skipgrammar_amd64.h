@@ -255,13 +255,16 @@ strStopIn: // AX: the stops after BX in the block from R9, not 0
 	JNE  strStopByte
 	TESTL DI, DI
 	JZ   strValueStop
-	// A key ends at BX: where ':' and '"' follow in the block (R8 at most
-	// 29), the value's string starts there, and the key's and the
-	// value's quotes are the two least stops (':' is none).
-	CMPL R8, $29
+	// A key ends at BX. Where ':' follows in the block (R8 at most 28,
+	// the 3 bytes after the quote read) and then '"' (or, in the skip
+	// kernel, which drops whitespace, ' ' '"'), the value's string starts
+	// there, and the key's and the value's quotes are the two least stops
+	// (':' and ' ' are none); after ':' and any other byte, value or ws
+	// goes on as colon1 would.
+	CMPL R8, $28
 	JA   strEndKey
 	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
-	JNE  strEndKey
+	JNE  strKeyColon
 	INCQ BX
 	MOVQ BX, R8
 	SUBQ CX, R8
@@ -270,6 +273,29 @@ strStopIn: // AX: the stops after BX in the block from R9, not 0
 	LEAQ 1(BX), CX // the value's quote
 	XORL DI, DI
 	JMP  strChain
+strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
+	MOVL (SI)(BX*1), R13
+	SHRL $8, R13 // the 3 bytes after the quote
+	CMPB R13, $0x3A // ':'
+	JNE  strEndKey
+	INCQ BX
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+#ifndef COPY
+	CMPL R13, $0x22203A // ':' ' ' '"'
+	JNE  strKeyColon1
+	LEAQ 2(BX), CX // the value's quote
+	XORL DI, DI
+	JMP  strChain
+strKeyColon1:
+#endif
+	INCQ BX
+	CMPB (SI)(BX*1), $0x20
+	JA   value
+	MOVL $4, R9
+	JMP  ws
 strValueStop: // a string value ends at BX: as a key, with `","` after it
 	// the next string starts, a key in an object, a value in an array,
 	// after the checkpoint that next writes.
