@@ -214,6 +214,39 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	AX, R8 scratch; AL the byte at BX where a label says so; R9 and R13
 //	scratch in a string (utf8Block)
 //	Y0 '"', Y1 '\\', Y2 0x20, Y8 the whitespace table; Y3-Y7, Y11-Y13 scratch
+// PADS BEGIN skip
+#define PADSTR LONG $0xcccccccc; \
+	BYTE $0xcc; \
+	BYTE $0xcc; \
+	BYTE $0xcc
+#define PADUTF8 LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	BYTE $0xcc
+#define PADEND LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	BYTE $0xcc; \
+	BYTE $0xcc
+// PADS END skip
 TEXT ·skipWholeAVX2(SB), NOSPLIT, $32-96
 #include "skipgrammar_amd64.h"
 
@@ -286,6 +319,41 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
+// PADS BEGIN copy
+#undef PADSTR
+#undef PADUTF8
+#undef PADEND
+#define PADSTR LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	BYTE $0xcc
+#define PADUTF8 LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	BYTE $0xcc
+#define PADEND LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	LONG $0xcccccccc; \
+	BYTE $0xcc; \
+	BYTE $0xcc
+// PADS END copy
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 #include "skipgrammar_amd64.h"

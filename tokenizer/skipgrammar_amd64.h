@@ -334,6 +334,7 @@ strChain: // the two least stops taken: the next, or the block's end
 strStopByte: // src[BX], a stop, is no quote
 	MOVBLZX (SI)(BX*1), AX
 	JMP  strByte1
+PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
 	JEQ  strEnd
@@ -493,6 +494,7 @@ strEscapeU1: // one escape, a byte at a time
 	JLT  fail
 	ADDQ $6, BX
 	JMP  strNext
+PADUTF8
 
 utf8: // AL = src[BX], from 0x80: a UTF-8 sequence, checked as runeLen does
 	// Text in most scripts is 2- and 3-byte sequences whose lead needs no
@@ -605,6 +607,7 @@ utf8Four2:
 	JNE  fail
 	ADDQ $4, BX
 	JMP  strNext
+PADEND
 
 strEndValue: // src[BX] closes a string value
 	INCQ BX
