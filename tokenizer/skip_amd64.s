@@ -214,6 +214,14 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	AX, R8 scratch; AL the byte at BX where a label says so; R9 and R13
 //	scratch in a string (utf8Block)
 //	Y0 '"', Y1 '\\', Y2 0x20, Y8 the whitespace table; Y3-Y7, Y11-Y13 scratch
+// PADSTR, PADUTF8 and PADEND are int3 bytes that no jump reaches, after
+// three unconditional jumps of the grammar (before strByte, utf8 and
+// strEndValue), sized per kernel so that the labels after them keep the
+// offsets mod 64 that main had before round 8 added the string chain
+// (bench/REPORT.md, round 8: with the labels after the strings moved by 22
+// bytes, citm-performances ran 8 % slower at the same instructions). Whoever
+// changes the grammar: compare `go tool objdump` of both builds label by
+// label and size these again, or measure without them.
 // PADS BEGIN skip
 #define PADSTR LONG $0xcccccccc; \
 	BYTE $0xcc; \

@@ -4,6 +4,8 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
+// PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines per
+// kernel (it says why); nothing runs them.
 
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
