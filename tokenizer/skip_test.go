@@ -367,6 +367,11 @@ func skipSeeds(tb testing.TB) [][]byte {
 	for _, q := range utf8Sequences {
 		seeds = append(seeds, []byte(`["`+strings.Repeat("日本", 3)+q.seq+strings.Repeat("語", 12)+`"]`))
 	}
+	for _, in := range strInserts { // the member chains and the \u runs (skip_str8_test.go)
+		seeds = append(seeds,
+			[]byte(`{"ab":"cd","e":"`+in.seq+`","fg": "h`+in.seq+`", "i": 1,"j":["k","`+in.seq+`"]}`),
+			[]byte(`["`+strings.Repeat(`\u30a2`, 7)+in.seq+strings.Repeat(`\u00E9`, 3)+`"]`))
+	}
 	for _, name := range []string{"twitter", "citm_catalog", "canada", "github_events", "update-center", "flow_document", "mesh.pretty"} {
 		doc := corpus.File(tb, name+".json")
 		n := 0

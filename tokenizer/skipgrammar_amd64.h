@@ -4,6 +4,8 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
+// PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines per
+// kernel (it says why); nothing runs them.
 
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
@@ -35,7 +37,7 @@
 	XORQ R11, R11
 	VMOVDQU ·skipQuotes<>(SB), Y0
 	VMOVDQU ·skipBackslashes<>(SB), Y1
-	VMOVDQU ·skipControl<>(SB), Y2
+	VMOVDQU ·skipC20<>(SB), Y2
 	VMOVDQU ·skipSpaces<>(SB), Y8
 	CMPQ depth+48(FP), $0
 	JEQ  open
@@ -235,23 +237,110 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	VMOVDQU (SI)(BX*1), Y3
 	VPCMPEQB Y0, Y3, Y4
 	VPCMPEQB Y1, Y3, Y5
+	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
 	VPOR Y5, Y4, Y4
-	VPMAXUB Y2, Y3, Y5
-	VPCMPEQB Y2, Y5, Y5
-	VPOR Y5, Y4, Y4
-	VPOR Y3, Y4, Y4 // and the bytes from 0x80, by their high bit
+	VPOR Y6, Y4, Y4
 	VPMOVMSKB Y4, AX
 	TESTL AX, AX
 	JNZ  strStop
 	ADDQ $32, BX
 	JMP  strLoop
-strStop:
-	BSFL AX, AX
-	ADDQ AX, BX
+strStop: // AX: the stops in the 32 bytes from BX
+	// The common `"key":"` and `","` go from one string to the next in
+	// the block, with its stops: R9 the block, AX the stops not yet
+	// taken. R9 and R13 are free inside a string.
+	MOVQ BX, R9
+strStopIn: // AX: the stops after BX in the block from R9, not 0
+	BSFL AX, R8
+	LEAQ (R9)(R8*1), BX
+	CMPB (SI)(BX*1), $0x22
+	JNE  strStopByte
+	TESTL DI, DI
+	JZ   strValueStop
+	// A key ends at BX. Where ':' follows in the block (R8 at most 28,
+	// the 3 bytes after the quote read) and then '"' (or, in the skip
+	// kernel, which drops whitespace, ' ' '"'), the value's string starts
+	// there, and the key's and the value's quotes are the two least stops
+	// (':' and ' ' are none); after ':' and any other byte, value or ws
+	// goes on as colon1 would.
+	CMPL R8, $28
+	JA   strEndKey
+	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
+	JNE  strKeyColon
+	INCQ BX
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+	LEAQ 1(BX), CX // the value's quote
+	XORL DI, DI
+	JMP  strChain
+strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
+	MOVL (SI)(BX*1), R13
+	SHRL $8, R13 // the 3 bytes after the quote
+	CMPB R13, $0x3A // ':'
+	JNE  strEndKey
+	INCQ BX
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+#ifndef COPY
+	CMPL R13, $0x22203A // ':' ' ' '"'
+	JNE  strKeyColon1
+	LEAQ 2(BX), CX // the value's quote
+	XORL DI, DI
+	JMP  strChain
+strKeyColon1:
+#endif
+	INCQ BX
+	CMPB (SI)(BX*1), $0x20
+	JA   value
+	MOVL $4, R9
+	JMP  ws
+strValueStop: // a string value ends at BX: as a key, with `","` after it
+	// the next string starts, a key in an object, a value in an array,
+	// after the checkpoint that next writes.
+	CMPL R8, $29
+	JA   strEndValue
+	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
+	JNE  strEndValue
+	INCQ BX
+	MOVQ BX, R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+#ifdef COPY
+	MOVQ BX, ckPos+96(FP)
+	MOVQ R10, ckStack+104(FP)
+	MOVQ R11, ckDepth+112(FP)
+	MOVQ R14, R8
+	SUBQ run-8(SP), R8
+	MOVQ R8, ckOut+120(FP)
+#else
+	MOVQ BX, ckPos+72(FP)
+	MOVQ R10, ckStack+80(FP)
+	MOVQ R11, ckDepth+88(FP)
+#endif
+	LEAQ 1(BX), CX // the next string's quote
+	MOVL R10, DI
+	ANDL $1, DI // a key in an object
+strChain: // the two least stops taken: the next, or the block's end
+	LEAL -1(AX), R13
+	ANDL R13, AX
+	LEAL -1(AX), R13
+	ANDL R13, AX
+	JNZ  strStopIn
+	LEAQ 32(R9), BX
+	JMP  strLoop
+strStopByte: // src[BX], a stop, is no quote
 	MOVBLZX (SI)(BX*1), AX
+	JMP  strByte1
+PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
 	JEQ  strEnd
+strByte1:
 	CMPB AL, $0x5C
 	JEQ  strEscape
 	CMPB AL, $0x80
@@ -272,8 +361,8 @@ utf8Block: // AL = src[BX], from 0x80, starts a character: UTF-8 by the block
 	VPCMPEQB Y0, Y3, Y4
 	VPCMPEQB Y1, Y3, Y5
 	VPOR Y5, Y4, Y4
-	VPMAXUB Y2, Y3, Y5
-	VPCMPEQB Y2, Y5, Y5
+	VPMAXUB ·skipControl<>(SB), Y3, Y5
+	VPCMPEQB ·skipControl<>(SB), Y5, Y5
 	VPOR Y5, Y4, Y4
 	VPMOVMSKB Y4, R9 // the stops
 	UTF8BLOCK(R8)    // the flags
@@ -354,6 +443,41 @@ strEscape: // src[BX] is a backslash
 	ADDQ $2, BX
 	JMP  strNext
 strEscapeU: // four hex digits must follow
+	// A run of \uXXXX escapes (text in a script escaped whole) is taken
+	// up to 5 at a time: the 32 bytes from BX matched with the pattern
+	// of 5 escapes, '\\' and 'u' compared, the hex digits classified
+	// ((b - '0') <= 9 or ((b | 0x20) - 'a') <= 5, unsigned), t the bytes
+	// that match before the first that does not (at most 30), t/6 the
+	// escapes whole (t*43>>8 for t <= 30). None whole: the scalar check
+	// below decides.
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   strEscapeU1
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB ·skipEscU<>(SB), Y3, Y4
+	VPSUBB ·skipC30<>(SB), Y3, Y5
+	VPMINUB ·skipC09<>(SB), Y5, Y6
+	VPCMPEQB Y6, Y5, Y5 // the digits
+	VPOR Y2, Y3, Y6
+	VPSUBB ·skipC61<>(SB), Y6, Y6
+	VPMINUB ·skipC05<>(SB), Y6, Y7
+	VPCMPEQB Y7, Y6, Y6 // the letters a..f, A..F
+	VPOR Y6, Y5, Y5
+	VPMOVMSKB Y4, R8
+	VPMOVMSKB Y5, R9
+	ANDL $0x030C30C3, R8 // '\\' and 'u' at 6j and 6j+1
+	ANDL $0x3CF3CF3C, R9 // hex digits at 6j+2 to 6j+5
+	ORL  R9, R8
+	NOTL R8
+	BSFL R8, R8 // t
+	IMUL3L $43, R8, R8
+	SHRL $8, R8 // t/6
+	JZ   strEscapeU1
+	LEAL (R8)(R8*2), R8
+	ADDL R8, R8
+	ADDQ R8, BX
+	JMP  strNext
+strEscapeU1: // one escape, a byte at a time
 	LEAQ 6(BX), R8
 	CMPQ R8, DX
 	JA   fail
@@ -372,6 +496,7 @@ strEscapeU: // four hex digits must follow
 	JLT  fail
 	ADDQ $6, BX
 	JMP  strNext
+PADUTF8
 
 utf8: // AL = src[BX], from 0x80: a UTF-8 sequence, checked as runeLen does
 	// Text in most scripts is 2- and 3-byte sequences whose lead needs no
@@ -484,15 +609,24 @@ utf8Four2:
 	JNE  fail
 	ADDQ $4, BX
 	JMP  strNext
+PADEND
 
-strEnd: // src[BX] is the closing quote
+strEndValue: // src[BX] closes a string value
 	INCQ BX
 	MOVQ BX, AX
 	SUBQ CX, AX
 	CMPQ AX, maxToken+32(FP)
 	JA   fail
+	JMP  next
+strEnd: // src[BX] is the closing quote
 	TESTL DI, DI
-	JZ   next
+	JZ   strEndValue
+strEndKey: // src[BX] closes a key
+	INCQ BX
+	MOVQ BX, AX
+	SUBQ CX, AX
+	CMPQ AX, maxToken+32(FP)
+	JA   fail
 	CMPQ BX, DX // after a key: ':'
 	JAE  fail
 	CMPB (SI)(BX*1), $0x20
