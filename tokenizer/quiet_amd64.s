@@ -135,6 +135,14 @@ next:
 
 done:
 	QUIETRETURN
+	// Pads this kernel to a multiple of 64 bytes and aligns it to 64, so
+	// that the AVX2 kernels after it (quietBlocksAVX2, then skip_amd64.s's
+	// and strrun2_amd64.s's) start at the same offsets mod 64 whatever the
+	// Go code before them: quietBlocksAVX2 at 0, skipWholeAVX2 at 32,
+	// copyWholeAVX2 at 0, stringRunAVX2 at 32 while their sizes stay. A Go
+	// change that moved them all by 32 cost citm-keep-most streamed 21 % at
+	// equal instructions (bench/REPORT.md, round 8). Unreachable.
+	PCALIGN $64
 
 // COMPACT8 writes the bytes of the 8 at off(SI) that the low byte of AX
 // flags at DI, moved to the front by their shuffle from the table at R13
