@@ -222,39 +222,22 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 // bytes, citm-performances ran 8 % slower at the same instructions). Whoever
 // changes the grammar: compare `go tool objdump` of both builds label by
 // label and size these again, or measure without them.
-// PADS BEGIN skip
-#define PADSTR LONG $0xcccccccc; \
-	BYTE $0xcc; \
-	BYTE $0xcc; \
-	BYTE $0xcc
-#define PADUTF8 LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	BYTE $0xcc
-#define PADEND LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	BYTE $0xcc; \
-	BYTE $0xcc
-// PADS END skip
+// INT3X1, INT3X4 and INT3X8 are 1, 4 and 8 int3 bytes.
+#define INT3X1 BYTE $0xcc
+#define INT3X4 LONG $0xcccccccc
+#define INT3X8 INT3X4; INT3X4
+// The skip kernel's pads: 7, 57 and 42 bytes; the copy kernel's PADSTR is
+// its own (below), its PADUTF8 and PADEND are these.
+#define PADSTR INT3X4; INT3X1; INT3X1; INT3X1
+#define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
+#define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
+// CHECKPOINT(r) records the checkpoint at BX: its position, the stack and
+// the depth (and in the copy kernel the output's length there; r is
+// scratch).
+#define CHECKPOINT(r) \
+	MOVQ BX, ckPos+72(FP); \
+	MOVQ R10, ckStack+80(FP); \
+	MOVQ R11, ckDepth+88(FP)
 TEXT ·skipWholeAVX2(SB), NOSPLIT, $32-96
 #include "skipgrammar_amd64.h"
 
@@ -327,41 +310,17 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// PADS BEGIN copy
+// The copy kernel's PADSTR: 9 bytes.
 #undef PADSTR
-#undef PADUTF8
-#undef PADEND
-#define PADSTR LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	BYTE $0xcc
-#define PADUTF8 LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	BYTE $0xcc
-#define PADEND LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	LONG $0xcccccccc; \
-	BYTE $0xcc; \
-	BYTE $0xcc
-// PADS END copy
+#define PADSTR INT3X8; INT3X1
+#undef CHECKPOINT
+#define CHECKPOINT(r) \
+	MOVQ BX, ckPos+96(FP); \
+	MOVQ R10, ckStack+104(FP); \
+	MOVQ R11, ckDepth+112(FP); \
+	MOVQ R14, r; \
+	SUBQ run-8(SP), r; \
+	MOVQ r, ckOut+120(FP)
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 #include "skipgrammar_amd64.h"

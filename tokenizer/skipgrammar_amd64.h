@@ -310,18 +310,7 @@ strValueStop: // a string value ends at BX: as a key, with `","` after it
 	SUBQ CX, R8
 	CMPQ R8, maxToken+32(FP)
 	JA   fail
-#ifdef COPY
-	MOVQ BX, ckPos+96(FP)
-	MOVQ R10, ckStack+104(FP)
-	MOVQ R11, ckDepth+112(FP)
-	MOVQ R14, R8
-	SUBQ run-8(SP), R8
-	MOVQ R8, ckOut+120(FP)
-#else
-	MOVQ BX, ckPos+72(FP)
-	MOVQ R10, ckStack+80(FP)
-	MOVQ R11, ckDepth+88(FP)
-#endif
+	CHECKPOINT(R8)
 	LEAQ 1(BX), CX // the next string's quote
 	MOVL R10, DI
 	ANDL $1, DI // a key in an object
@@ -644,20 +633,8 @@ colon1:
 	MOVL $4, R9
 	JMP  ws
 
-#ifdef COPY
 next: // after a value in a container (the checkpoint): ',' or the closing bracket
-	MOVQ BX, ckPos+96(FP)
-	MOVQ R10, ckStack+104(FP)
-	MOVQ R11, ckDepth+112(FP)
-	MOVQ R14, AX
-	SUBQ run-8(SP), AX
-	MOVQ AX, ckOut+120(FP)
-#else
-next: // after a value in a container: ',' or the closing bracket
-	MOVQ BX, ckPos+72(FP)
-	MOVQ R10, ckStack+80(FP)
-	MOVQ R11, ckDepth+88(FP)
-#endif
+	CHECKPOINT(AX)
 	CMPQ BX, DX
 	JAE  fail
 	MOVBLZX (SI)(BX*1), AX
