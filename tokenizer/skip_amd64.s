@@ -313,6 +313,9 @@ ldone:
 // The copy kernel's PADSTR: 9 bytes.
 #undef PADSTR
 #define PADSTR INT3X8; INT3X1
+#define COPY
+TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
+// CHECKPOINT, the copy kernel's (here, where go vet reads it as its).
 #undef CHECKPOINT
 #define CHECKPOINT(r) \
 	MOVQ BX, ckPos+96(FP); \
@@ -321,7 +324,5 @@ ldone:
 	MOVQ R14, r; \
 	SUBQ run-8(SP), r; \
 	MOVQ r, ckOut+120(FP)
-#define COPY
-TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 #include "skipgrammar_amd64.h"
 #undef COPY

@@ -45,6 +45,13 @@ func TestSkipGuardPage(t *testing.T) {
 			"["+strings.Repeat("7", n)+".5e1"+strings.Repeat("0", n)+"]",
 		)
 	}
+	checkGuarded(t, docs)
+}
+
+// checkGuarded skips and copies each of docs, cut at every length, ending
+// where an unreadable page begins (see guarded).
+func checkGuarded(t *testing.T, docs []string) {
+	t.Helper()
 	for _, doc := range docs {
 		for cut := 1; cut <= len(doc); cut++ {
 			src, free := guarded(t, doc[:cut])

@@ -22,13 +22,5 @@ func TestSkipStringChainsGuardPage(t *testing.T) {
 			`["`+s+strings.Repeat(`\u00e9`, n%7+1)+`"]`,
 		)
 	}
-	for _, doc := range docs {
-		for cut := 1; cut <= len(doc); cut++ {
-			src, free := guarded(t, doc[:cut])
-			a := skipArgs{src: src, maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
-			checkSkip(t, a)
-			checkCopy(t, a)
-			free()
-		}
-	}
+	checkGuarded(t, docs)
 }
