@@ -231,6 +231,14 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define PADSTR INT3X4; INT3X1; INT3X1; INT3X1
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
+// TOKENEND steps BX over the byte that ends the token begun at CX and
+// fails when the token, up to BX, is longer than maxToken (R8 its length).
+#define TOKENEND \
+	INCQ BX; \
+	MOVQ BX, R8; \
+	SUBQ CX, R8; \
+	CMPQ R8, maxToken+32(FP); \
+	JA   fail
 // CHECKPOINT(r) records the checkpoint at BX: its position, the stack and
 // the depth (and in the copy kernel the output's length there; r is
 // scratch).

@@ -267,11 +267,7 @@ strStopIn: // AX: the stops after BX in the block from R9, not 0
 	JA   strEndKey
 	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
 	JNE  strKeyColon
-	INCQ BX
-	MOVQ BX, R8
-	SUBQ CX, R8
-	CMPQ R8, maxToken+32(FP)
-	JA   fail
+	TOKENEND
 	LEAQ 1(BX), CX // the value's quote
 	XORL DI, DI
 	JMP  strChain
@@ -280,11 +276,7 @@ strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
 	SHRL $8, R13 // the 3 bytes after the quote
 	CMPB R13, $0x3A // ':'
 	JNE  strEndKey
-	INCQ BX
-	MOVQ BX, R8
-	SUBQ CX, R8
-	CMPQ R8, maxToken+32(FP)
-	JA   fail
+	TOKENEND
 #ifndef COPY
 	CMPL R13, $0x22203A // ':' ' ' '"'
 	JNE  strKeyColon1
@@ -305,11 +297,7 @@ strValueStop: // a string value ends at BX: as a key, with `","` after it
 	JA   strEndValue
 	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
 	JNE  strEndValue
-	INCQ BX
-	MOVQ BX, R8
-	SUBQ CX, R8
-	CMPQ R8, maxToken+32(FP)
-	JA   fail
+	TOKENEND
 	CHECKPOINT(R8)
 	LEAQ 1(BX), CX // the next string's quote
 	MOVL R10, DI
