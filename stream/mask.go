@@ -210,6 +210,10 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.
+// Members gives no span to a member whose key's length f.lens drops, but for
+// the last: so the loop looks every key up, and only the last is tested
+// against f.lens (a span per dropped member and the test in the loop cost
+// flow-document 3 % more instructions, apache 1.6 %).
 // It returns the last one's ValueEnd: 0 when its value is still to be read
 // (then memberValue goes on with it), -1 when Members began to skip it and
 // stopped short, 1 for no span.
@@ -221,9 +225,6 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	e, lens := compile.NoEntry, f.lens
 	for k := range spans {
 		sp := &spans[k]
-		if !sp.Escaped && !lens.Has(sp.KeyEnd-sp.KeyStart-2) {
-			continue // most keys of a response are not the mask's (e: see below)
-		}
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
 			e = c.entry // the same key as before, in the same node
 		} else if sp.Escaped {
@@ -296,9 +297,6 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	e := compile.NoEntry
 	for k := range spans {
 		sp := &spans[k]
-		if !sp.Escaped && !f.lens.Has(sp.KeyEnd-sp.KeyStart-2) {
-			continue // most keys of a response are not the mask's (e: see below)
-		}
 		if sp.Escaped {
 			// An escaped key, whose Head no slot holds (the found cache
 			// keeps unescaped keys), or a span of its own: tested before

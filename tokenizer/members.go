@@ -69,7 +69,11 @@ const (
 // 63, and bit 63 for 63 bytes or more. A member whose key has no escape and
 // a length not in keep is dropped: when its value is a container, Members
 // skips it (SkipValue, or SkipTrusted when trusted is true) and goes on, as
-// for a scalar. A caller that drops nothing passes ^uint64(0).
+// for a scalar; and it gets no span, unless it is the last member the batch
+// read (the member being read, for the caller's errors) and the object did
+// not close after it. So every span but the last has a key that keep keeps,
+// or escaped, or is one of the spans below. A caller that drops nothing
+// passes ^uint64(0).
 //
 // desc, when not nil, names the members (by Head) whose object values the
 // caller masks by a node of its own: for such a member Members opens the
@@ -142,6 +146,10 @@ top: // here again at a depth that the loop went down to or back up from
 	}
 	end := 0   // where the object closed
 	sibAt := 0 // where a close head says the next element's '{' ends, if it does
+	// dropped is 1 while spans[n], not counted, is the last member read, one
+	// that keep drops, read to its value's end: the next member's span takes
+	// its place, unless the batch ends there (see Members).
+	dropped := 0
 loop:
 	for n < len(spans) {
 		j := i
@@ -201,7 +209,7 @@ loop:
 						}
 						s.state = state
 						hs.next = next
-						return n, i, false
+						return n + dropped, i, false
 					}
 					if j++; j < len(src) && src[j] <= ' ' {
 						j = skipSpace(src, j)
@@ -263,9 +271,11 @@ loop:
 		if j >= len(src) || ke-ks > s.maxToken {
 			break
 		}
+		// The span is counted (n) where its value is read, or where the
+		// batch ends with it.
 		sp := &spans[n]
 		sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = ks, ke, j, 0, escaped, head
-		n++
+		dropped = 0
 		next++
 		// The value, when it is a scalar whole in the window.
 		vs := j
@@ -278,15 +288,16 @@ loop:
 			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
 				if head == 0 || desc == nil || s.down || src[j] != '{' {
 					hs.next = next
-					return n, vs, false
+					return n + 1, vs, false
 				}
 				k := head & (uint64(len(desc.Head)) - 1)
 				if desc.Head[k] != head || !s.pushFast(true) {
 					hs.next = next
-					return n, vs, false
+					return n + 1, vs, false
 				}
 				// Down into the value, an object the caller masks.
 				sp.ValueEnd = SpanOpened
+				n++
 				s.down, s.downKeep, s.wentDown = true, desc.Keep[k], true
 				i, state = j+1, stKeyOrEnd
 				hs.next = next
@@ -295,8 +306,11 @@ loop:
 			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
 				hs.next = next
-				return n, -j - 1, false
+				return n + 1, -j - 1, false
 			}
+			sp.ValueEnd = j
+			i, state, dropped = j, stNext, 1
+			continue
 		} else {
 			// The scalars that most members hold, a plain string ("1 m"),
 			// a number of digits alone ("0", "4489862") or a literal
@@ -329,20 +343,30 @@ loop:
 			if k == 0 {
 				s.state = stValue
 				hs.next = next
-				return n, vs, false
+				return n + 1, vs, false
 			}
 			j = k
 		}
 		sp.ValueEnd = j
 		i, state = j, stNext
+		kp := keep
+		if s.down {
+			kp = s.downKeep
+		}
+		if kp>>min(uint(sp.KeyEnd-sp.KeyStart-2), 63)&1 != 0 || sp.Escaped {
+			n++
+		} else {
+			dropped = 1
+		}
 	}
 	s.state = state
 	hs.next = next
-	return n, i, false
+	return n + dropped, i, false
 
 closed: // the object closed at src[end-1]
 	sib := sibAt // where the next element's '{' ends, by a close head
 	sibAt = 0
+	dropped = 0 // a dropped member's span, which the close takes
 	s.depth--
 	// Every way here is from the loop before it filled a span: spans[n]
 	// is free.
