@@ -211,9 +211,10 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.
 // Members gives no span to a member whose key's length f.lens drops, but for
-// the last: so the loop looks every key up, and only the last is tested
-// against f.lens (a span per dropped member and the test in the loop cost
-// flow-document 3 % more instructions, apache 1.6 %).
+// the last, so the loop looks every key up (the last's too, which the cache
+// or Lookup answers NoEntry) and tests no length: a span per dropped member
+// and the test in the loop cost flow-document 3 % more instructions, apache
+// 1.6 %.
 // It returns the last one's ValueEnd: 0 when its value is still to be read
 // (then memberValue goes on with it), -1 when Members began to skip it and
 // stopped short, 1 for no span.
@@ -222,7 +223,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		return dst, 1
 	}
 	spans := m.spans[:n]
-	e, lens := compile.NoEntry, f.lens
+	e := compile.NoEntry
 	for k := range spans {
 		sp := &spans[k]
 		if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
@@ -263,9 +264,6 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
 		return dst, last.ValueEnd // f is the sibling's, with no member read yet
-	}
-	if !last.Escaped && !lens.Has(last.KeyEnd-last.KeyStart-2) {
-		e = compile.NoEntry // the loop skipped it without a word to e
 	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
@@ -373,9 +371,6 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 	}
 	if last.ValueEnd == tokenizer.SpanOpened {
 		return dst, 1, f // f is the opened object's, with no member read yet
-	}
-	if !last.Escaped && !f.lens.Has(last.KeyEnd-last.KeyStart-2) {
-		e = compile.NoEntry // the loop skipped it without a word to e
 	}
 	f.member, f.entry = true, e
 	m.key, m.keyInSrc, m.keyOver = src[last.KeyStart:last.KeyEnd], true, false
