@@ -122,7 +122,7 @@ const holdMax = 512
 // feed masks p and writes the output, window by window.
 func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 	for len(p) > 0 {
-		out, n, err := s.m.Write(s.out[:0], p[:min(len(p), len(s.in))])
+		out, n, err := s.m.Write(s.out[:0], s.window(p))
 		s.out = out[:0]
 		if len(out) > 0 {
 			k, werr := write(w, out)
@@ -136,6 +136,13 @@ func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 		p = p[n:]
 	}
 	return written, nil
+}
+
+// window returns the next window of p to mask: at most a window's size,
+// and, when more of p follows, ending after a comma where cut finds one.
+func (s *Stream) window(p []byte) []byte {
+	w := p[:min(len(p), len(s.in))]
+	return w[:cut(w, len(p) > len(w))]
 }
 
 // close ends the input and writes the rest of the output.
@@ -304,7 +311,7 @@ func (wr *Writer) Write(p []byte) (int, error) {
 	}
 	s, total := wr.s, 0
 	for len(p) > 0 {
-		out, n, err := s.m.Write(s.out, p[:min(len(p), len(s.in))])
+		out, n, err := s.m.Write(s.out, s.window(p))
 		s.out = out
 		if err != nil {
 			wr.fail(err)

@@ -55,6 +55,29 @@ func (w *failWriter) Write(p []byte) (int, error) {
 	return w.out.Write(p)
 }
 
+// heldDrop is a dropped value of heldCases, full of commas and canaries.
+const heldDrop = `{"c": "` + boundaryCanary + `", "v": [1, 2.5e3, "` + boundaryCanary + `,,"], "w": {"x": null}}`
+
+// heldCases are documents full of commas, which windows ending after their
+// last comma cut everywhere: valid, and failing after a comma, in the tail
+// that a window holds back, at the end, and at a MaxInput limit.
+var heldCases = []struct {
+	name, mask string
+	cfg        Config
+	doc        string
+	fails      bool
+}{
+	{"members", `{"keep":true,"k":{"a":true}}`, Config{}, `{"drop": ` + heldDrop + `, "keep": [1, 22, 333, "a,b", {"x": 1}], "k": {"a": 1, "b": ` + heldDrop + `, "a2": 2}, "z": 0}`, false},
+	{"elements", `{"rows":{"id":true}}`, Config{}, `{"rows": [{"id": 1, "d": ` + heldDrop + `}, {"d": ` + heldDrop + `, "id": "2,3"}, {"id": [4, 5]}]}`, false},
+	{"commas-in-keys", `{"a,b":true}`, Config{}, `{"a,b": "x,y", "c,d": "` + boundaryCanary + `", "a,": 1}`, false},
+	{"error-after-comma", `{"keep":true}`, Config{}, `{"keep": 1, "drop": ` + heldDrop + `,, "keep": 2}`, true},
+	{"error-in-tail", `{"keep":true}`, Config{}, `{"keep": [1, 2, 3], "drop": ` + heldDrop + `, "keep": tru}`, true},
+	{"cut-short", `{"keep":true}`, Config{}, `{"keep": [1, 2, 3], "drop": ` + heldDrop + `,`, true},
+	{"ndjson", `{"keep":true}`, Config{NDJSON: true}, `{"keep": 1, "drop": ` + heldDrop + "}\n{\"drop\": " + heldDrop + ", \"keep\": [2, 3]}\n\n", false},
+	{"max-input", `{"keep":true}`, Config{MaxInput: 70}, `{"keep": 1, "drop": ` + heldDrop + `}`, true},
+	{"pass-through", `{"keep":true}`, Config{}, `                                        [1, 2, 3, 4, 5, 6, 7, 8, 9]`, false},
+}
+
 // TestHeldTail masks documents full of commas, which a window's end cuts
 // everywhere, through Copy, a Reader and a Reader's WriteTo, with windows of
 // 1 to 40 bytes and larger, from a source that fills every window (so that
@@ -65,23 +88,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // comes first. A writer that fails must get its own error back, after a
 // prefix of the output. The canary of a dropped value never comes out.
 func TestHeldTail(t *testing.T) {
-	drop := `{"c": "` + boundaryCanary + `", "v": [1, 2.5e3, "` + boundaryCanary + `,,"], "w": {"x": null}}`
-	for _, c := range []struct {
-		name, mask string
-		cfg        Config
-		doc        string
-		fails      bool
-	}{
-		{"members", `{"keep":true,"k":{"a":true}}`, Config{}, `{"drop": ` + drop + `, "keep": [1, 22, 333, "a,b", {"x": 1}], "k": {"a": 1, "b": ` + drop + `, "a2": 2}, "z": 0}`, false},
-		{"elements", `{"rows":{"id":true}}`, Config{}, `{"rows": [{"id": 1, "d": ` + drop + `}, {"d": ` + drop + `, "id": "2,3"}, {"id": [4, 5]}]}`, false},
-		{"commas-in-keys", `{"a,b":true}`, Config{}, `{"a,b": "x,y", "c,d": "` + boundaryCanary + `", "a,": 1}`, false},
-		{"error-after-comma", `{"keep":true}`, Config{}, `{"keep": 1, "drop": ` + drop + `,, "keep": 2}`, true},
-		{"error-in-tail", `{"keep":true}`, Config{}, `{"keep": [1, 2, 3], "drop": ` + drop + `, "keep": tru}`, true},
-		{"cut-short", `{"keep":true}`, Config{}, `{"keep": [1, 2, 3], "drop": ` + drop + `,`, true},
-		{"ndjson", `{"keep":true}`, Config{NDJSON: true}, `{"keep": 1, "drop": ` + drop + "}\n{\"drop\": " + drop + ", \"keep\": [2, 3]}\n\n", false},
-		{"max-input", `{"keep":true}`, Config{MaxInput: 70}, `{"keep": 1, "drop": ` + drop + `}`, true},
-		{"pass-through", `{"keep":true}`, Config{}, `                                        [1, 2, 3, 4, 5, 6, 7, 8, 9]`, false},
-	} {
+	for _, c := range heldCases {
 		t.Run(c.name, func(t *testing.T) {
 			prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
 			if err != nil {
@@ -204,4 +211,47 @@ func holdResult(out []byte, err error) string {
 		return string(out) + "|" + err.Error()
 	}
 	return dropResult(out, err)
+}
+
+// TestWriterCuts writes heldCases to a Writer whole, and in writes longer
+// than the window, which it masks a window at a time ending after a comma
+// where it can (Stream.window): in-memory's output and error each way, no
+// canary.
+func TestWriterCuts(t *testing.T) {
+	for _, c := range heldCases {
+		t.Run(c.name, func(t *testing.T) {
+			prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, trusted := range []bool{false, true} {
+				cfg := c.cfg
+				cfg.Trusted = trusted
+				var m Machine
+				m.Reset(prog, cfg)
+				want := dropResult(m.Append(nil, []byte(c.doc)))
+				if strings.Contains(want, boundaryCanary) {
+					t.Fatalf("trusted %v: in memory, the canary leaked: %s", trusted, want)
+				}
+				for _, size := range windowSizes() {
+					for _, piece := range []int{len(c.doc), 2*size + 3} {
+						var out bytes.Buffer
+						w := NewWriter(Get(prog, cfg, size), &out)
+						var err error
+						for p := []byte(c.doc); len(p) > 0 && err == nil; {
+							var n int
+							n, err = w.Write(p[:min(len(p), piece)])
+							p = p[n:]
+						}
+						if err == nil {
+							err = w.Close()
+						}
+						if got := dropResult(out.Bytes(), err); got != want {
+							t.Fatalf("window=%d/writes of %d/trusted=%v: got\n%s\nwant\n%s", size, piece, trusted, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
 }
