@@ -14,12 +14,14 @@ import (
 // fullReader fills every buffer it is given while it has data, as a
 // socket with bytes waiting does, and so makes Copy and a Reader hold back
 // what follows a full window's last comma (cut). With zeros, it gives 0
-// bytes and no error before every other Read. At the end it returns end.
+// bytes and no error before every other Read. At the end it returns end:
+// with the last bytes when dataErr is set, on a Read of its own otherwise.
 type fullReader struct {
-	data  []byte
-	zeros bool
-	zero  bool
-	end   error
+	data    []byte
+	zeros   bool
+	zero    bool
+	dataErr bool
+	end     error
 }
 
 func (r *fullReader) Read(p []byte) (int, error) {
@@ -32,7 +34,9 @@ func (r *fullReader) Read(p []byte) (int, error) {
 		return 0, r.end
 	}
 	n := copy(p, r.data)
-	r.data = r.data[n:]
+	if r.data = r.data[n:]; len(r.data) == 0 && r.dataErr {
+		return n, r.end
+	}
 	return n, nil
 }
 
@@ -85,7 +89,8 @@ var heldCases = []struct {
 // empty reads between, that ends with io.EOF or with an error. Each way
 // must give in-memory's output and error (SPEC S1): the held bytes are
 // masked before the source's error is reported, and a syntax error in them
-// comes first. A writer that fails must get its own error back, after a
+// comes first, also when the source gives its error with its last bytes.
+// A writer that fails must get its own error back, after a
 // prefix of the output. The canary of a dropped value never comes out.
 func TestHeldTail(t *testing.T) {
 	for _, c := range heldCases {
@@ -117,11 +122,11 @@ func TestHeldTail(t *testing.T) {
 					}
 				}
 				for _, size := range windowSizes() {
-					for _, zeros := range []bool{false, true} {
+					for _, how := range []struct{ zeros, dataErr bool }{{false, false}, {true, false}, {false, true}} {
 						for _, d := range holdDoors {
-							name := fmt.Sprintf("%s/window=%d/zeros=%v/trusted=%v", d.name, size, zeros, trusted)
+							name := fmt.Sprintf("%s/window=%d/%+v/trusted=%v", d.name, size, how, trusted)
 							src := func(end error) io.Reader {
-								return &fullReader{data: []byte(c.doc), zeros: zeros, end: end}
+								return &fullReader{data: []byte(c.doc), zeros: how.zeros, dataErr: how.dataErr, end: end}
 							}
 							if got := holdResult(d.run(Get(prog, cfg, size), src(io.EOF))); got != want {
 								t.Fatalf("%s: got\n%s\nwant\n%s", name, got, want)

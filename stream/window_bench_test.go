@@ -39,8 +39,8 @@ func BenchmarkWindows(b *testing.B) {
 					dst = dst[:0]
 					for p := doc; len(p) > 0; {
 						w := p[:min(len(p), c.size)]
-						if c.comma {
-							w = w[:cut(w, len(w) == c.size)]
+						if c.comma && len(p) > len(w) {
+							w = w[:cut(w, holdMax)]
 						}
 						out, n, err := m.Write(dst, w)
 						if err != nil {
