@@ -40,7 +40,7 @@ func TestHandBack(t *testing.T) {
 			if string(out) != c.want || (err != nil) != c.wantErr {
 				t.Fatalf("read %q, %v; want %q", out, err, c.want)
 			}
-			if rd.s != nil || rd.buf != nil || rd.pend != nil {
+			if rd.s != nil || rd.buf != nil || rd.pend != nil || rd.tail != nil {
 				t.Errorf("the Reader still holds its Stream's memory")
 			}
 			if _, again := rd.Read(make([]byte, 8)); again != err && !(err == nil && again == io.EOF) {
