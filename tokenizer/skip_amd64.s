@@ -99,6 +99,17 @@ DATA ·skipC61<>+8(SB)/8, $0x6161616161616161
 DATA ·skipC61<>+16(SB)/8, $0x6161616161616161
 DATA ·skipC61<>+24(SB)/8, $0x6161616161616161
 GLOBL ·skipC61<>(SB), RODATA|NOPTR, $32
+// skipDots and skipMinus are '.' and '-', for the mantissa's masks.
+DATA ·skipDots<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+16(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+24(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL ·skipDots<>(SB), RODATA|NOPTR, $32
+DATA ·skipMinus<>+0(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+8(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+16(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+24(SB)/8, $0x2d2d2d2d2d2d2d2d
+GLOBL ·skipMinus<>(SB), RODATA|NOPTR, $32
 DATA ·skipC05<>+0(SB)/8, $0x0505050505050505
 DATA ·skipC05<>+8(SB)/8, $0x0505050505050505
 DATA ·skipC05<>+16(SB)/8, $0x0505050505050505

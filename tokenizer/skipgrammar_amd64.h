@@ -120,7 +120,79 @@ literal4:
 	JMP  next
 
 number: // AL = src[BX], below '[': the number grammar, as numberEnd
+	// Where 32 bytes remain, the mantissa is read from their masks: the
+	// run of digits, '.' and '-' from BX (a byte after it in the 32) must
+	// be -?(0|[1-9][0-9]*)(\.[0-9]+)? whole, and then it is the mantissa
+	// that the bytes below would read (the byte after it is no digit, no
+	// '.'); numberExp goes on from its end. Any other run, or one that
+	// fills the 32 bytes, goes byte by byte below, which decides.
 	MOVQ BX, CX
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   numberScalar
+	VMOVDQU (SI)(BX*1), Y3
+	VPSUBB ·skipC30<>(SB), Y3, Y4
+	VPMINUB ·skipC09<>(SB), Y4, Y5
+	VPCMPEQB Y5, Y4, Y4 // the digits
+	VPCMPEQB ·skipDots<>(SB), Y3, Y5
+	VPCMPEQB ·skipMinus<>(SB), Y3, Y6
+	VPMOVMSKB Y4, R8  // the digits
+	VPMOVMSKB Y5, R9  // the dots
+	VPMOVMSKB Y6, R13 // the minus signs
+	MOVL R8, AX
+	ORL  R9, AX
+	ORL  R13, AX
+	NOTL AX
+	MOVL AX, DI
+	NEGL DI
+	ANDL AX, DI // the byte after the run (0: it fills the 32)
+	JZ   numberByte
+	LEAL -1(DI), AX // the run
+	ANDL AX, R13
+	CMPL R13, $1
+	JA   numberByte // a '-' past the first byte
+	INCL R13 // the first digit's bit
+	TESTL R13, R8
+	JZ   numberByte
+	LEAL (R13)(R13*1), AX
+	TESTL AX, R8
+	JZ   numberFastDot // one integer digit
+	SHRL $1, R13 // where the first digit is: 0 or 1
+	ADDQ BX, R13
+	CMPB (SI)(R13*1), $0x30
+	JEQ  numberByte // a leading zero
+numberFastDot:
+	LEAL -1(DI), AX
+	ANDL AX, R9 // the dots in the run
+	LEAL -1(R9), AX
+	TESTL AX, R9
+	JNZ  numberByte // two dots
+	ADDL R9, R9 // the byte after the dot, a digit
+	NOTL R8
+	TESTL R8, R9
+	JNZ  numberByte
+	BSFL DI, DI // the mantissa's length
+	ADDQ DI, BX
+	MOVBLZX (SI)(BX*1), AX
+	// ',' or ']' after it ends the number: next's steps for them, here
+	CMPB AL, $0x2C
+	JEQ  numberComma
+	CMPB AL, $0x5D
+	JNE  numberExp
+	CMPQ DI, maxToken+32(FP)
+	JA   fail
+	CHECKPOINT(AX)
+	TESTQ $1, R10
+	JNZ  fail
+	JMP  closed
+numberComma:
+	CMPQ DI, maxToken+32(FP)
+	JA   fail
+	CHECKPOINT(AX)
+	JMP  comma
+numberByte: // AL again
+	MOVBLZX (SI)(BX*1), AX
+numberScalar:
 	CMPB AL, $0x2D // '-'
 	JNE  number1
 	INCQ BX
