@@ -4,8 +4,8 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
-// PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines per
-// kernel (it says why); nothing runs them.
+// PADNUM, PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines
+// per kernel (it says why); nothing runs them.
 
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
@@ -291,6 +291,7 @@ numberEnd: // the number ended at src[BX-1], and src[BX] is in src
 	CMPQ AX, maxToken+32(FP)
 	JA   fail
 	JMP  next
+PADNUM
 
 key: // a key starts at src[BX], in src
 	CMPB (SI)(BX*1), $0x22
