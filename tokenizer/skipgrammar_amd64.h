@@ -122,12 +122,13 @@ literal4:
 number: // AL = src[BX], below '[': the number grammar, as numberEnd
 	// Three ways, each what the byte steps (numberScalar on) would read:
 	// an integer that starts with 1 to 9 and ends in the 8 bytes from BX,
-	// no '.', 'e' or 'E' after it, from one word (as DIGITS); else, where
-	// 32 bytes remain, the mantissa from their masks (numberMasks); else,
-	// and for the mantissas that start with '0' or "-0", byte by byte.
-	// The word and the byte steps of a leading 0 reach the number's end in
-	// a shorter chain of work than the masks (bench/REPORT.md, round 9:
-	// mesh's short integers and 0.x fractions ran 16 % slower by masks).
+	// no '.', 'e' or 'E' after it, from one word (as DIGITS), a longer one
+	// a word at a time (digitsInt); else, where 32 bytes remain, the
+	// mantissa from their masks (numberMasks); else, and for mantissas
+	// that start with '0' or "-0", byte by byte. The word and the byte
+	// steps of a leading 0 reach the number's end in a shorter chain of
+	// work than the masks (bench/REPORT.md, round 9: mesh's short integers
+	// and 0.x fractions ran 16 % slower by masks).
 	MOVQ BX, CX
 	LEAL -0x31(AX), R8
 	CMPL R8, $8
@@ -145,7 +146,7 @@ number: // AL = src[BX], below '[': the number grammar, as numberEnd
 	ORQ  AX, R8
 	MOVQ $0x8080808080808080, R13
 	ANDQ R13, R8 // the bytes that are no digit
-	JZ   numberMasks
+	JZ   numberLong
 	BSFQ R8, R8
 	SHRQ $3, R8
 	ADDQ BX, R8 // the integer's end
@@ -157,6 +158,9 @@ number: // AL = src[BX], below '[': the number grammar, as numberEnd
 	JEQ  numberMasks
 	MOVQ R8, BX
 	JMP  numberEnd
+numberLong: // 8 digits: the rest of a long integer a word at a time
+	ADDQ $8, BX
+	JMP  digitsInt
 numberNot19: // '-' then 1 to 9 to the masks; a leading '0' as before
 	// (its integer part needs no work)
 	CMPB AL, $0x2D
