@@ -171,8 +171,9 @@ numberNot19: // '-' then 1 to 9 to the masks; a leading '0' as before
 	CMPB 1(SI)(BX*1), $0x30
 	JEQ  numberScalar
 numberMasks: // the mantissa from the masks of the 32 bytes from BX
-	// The run of digits, '.' and '-' from BX (a byte after it in the 32)
-	// must be -?(0|[1-9][0-9]*)(\.[0-9]+)? whole, and then it is the
+	// It starts with 1 to 9, or '-' and no '0' (a leading 0 never comes
+	// here). The run of digits, '.' and '-' from BX (a byte after it in
+	// the 32) must be -?[1-9][0-9]*(\.[0-9]+)? whole, and then it is the
 	// mantissa that the byte steps would read (the byte after it is no
 	// digit, no '.'); numberExp goes on from its end. Any other run, or
 	// one that fills the 32 bytes, goes byte by byte, which decides.
@@ -203,12 +204,6 @@ numberMasks: // the mantissa from the masks of the 32 bytes from BX
 	INCL R13 // the first digit's bit
 	TESTL R13, R8
 	JZ   numberByte
-	VPCMPEQB ·skipC30<>(SB), Y3, Y4
-	VPMOVMSKB Y4, AX // the zeros
-	ANDL R13, AX
-	ADDL AX, AX
-	TESTL AX, R8
-	JNZ  numberByte // a leading zero, a digit after it
 	LEAL -1(DI), AX
 	ANDL AX, R9 // the dots in the run
 	LEAL -1(R9), AX
