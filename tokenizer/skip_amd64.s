@@ -99,6 +99,17 @@ DATA ·skipC61<>+8(SB)/8, $0x6161616161616161
 DATA ·skipC61<>+16(SB)/8, $0x6161616161616161
 DATA ·skipC61<>+24(SB)/8, $0x6161616161616161
 GLOBL ·skipC61<>(SB), RODATA|NOPTR, $32
+// skipDots and skipMinus are '.' and '-', for the mantissa's masks.
+DATA ·skipDots<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+16(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA ·skipDots<>+24(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL ·skipDots<>(SB), RODATA|NOPTR, $32
+DATA ·skipMinus<>+0(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+8(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+16(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA ·skipMinus<>+24(SB)/8, $0x2d2d2d2d2d2d2d2d
+GLOBL ·skipMinus<>(SB), RODATA|NOPTR, $32
 DATA ·skipC05<>+0(SB)/8, $0x0505050505050505
 DATA ·skipC05<>+8(SB)/8, $0x0505050505050505
 DATA ·skipC05<>+16(SB)/8, $0x0505050505050505
@@ -231,6 +242,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define PADSTR INT3X4; INT3X1; INT3X1; INT3X1
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
+// PADNUM keeps the labels after the number grammar where they were before
+// round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
+// copy kernel.
+#define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 // TOKENEND steps BX over the byte that ends the token begun at CX and
 // fails when the token, up to BX, is longer than maxToken (R8 its length).
 #define TOKENEND \
@@ -321,6 +336,8 @@ ldone:
 // The copy kernel's PADSTR: 9 bytes.
 #undef PADSTR
 #define PADSTR INT3X8; INT3X1
+#undef PADNUM
+#define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

@@ -350,8 +350,8 @@ func checkSkipResume(t *testing.T, a skipArgs, cut int) {
 	}
 }
 
-// skipSeeds are values for FuzzSkipWhole: the tables' (whitespace runs
-// and UTF-8 sequences in text among them), and containers of up to 2 KB
+// skipSeeds are values for FuzzSkipWhole: the tables' (whitespace runs,
+// UTF-8 sequences in text and number forms among them), and containers of up to 2 KB
 // from the corpus.
 func skipSeeds(tb testing.TB) [][]byte {
 	var seeds [][]byte
@@ -371,6 +371,10 @@ func skipSeeds(tb testing.TB) [][]byte {
 		seeds = append(seeds,
 			[]byte(`{"ab":"cd","e":"`+in.seq+`","fg": "h`+in.seq+`", "i": 1,"j":["k","`+in.seq+`"]}`),
 			[]byte(`["`+strings.Repeat(`\u30a2`, 7)+in.seq+strings.Repeat(`\u00E9`, 3)+`"]`))
+	}
+	for _, f := range mantissaForms { // the mantissa by masks (skip_number9_test.go)
+		num := strings.ReplaceAll(f.num, "D", "1234")
+		seeds = append(seeds, []byte("[-65.613616999999977,"+num+",43.4,\n        "+num+", \n        0.5]"))
 	}
 	for _, name := range []string{"twitter", "citm_catalog", "canada", "github_events", "update-center", "flow_document", "mesh.pretty"} {
 		doc := corpus.File(tb, name+".json")

@@ -4,8 +4,8 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
-// PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines per
-// kernel (it says why); nothing runs them.
+// PADNUM, PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines
+// per kernel (it says why); nothing runs them.
 
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
@@ -120,7 +120,121 @@ literal4:
 	JMP  next
 
 number: // AL = src[BX], below '[': the number grammar, as numberEnd
+	// Three ways, each what the byte steps (numberScalar on) would read:
+	// an integer that starts with 1 to 9 and ends in the 8 bytes from BX,
+	// no '.', 'e' or 'E' after it, from one word (as DIGITS), a longer one
+	// a word at a time (digitsInt); else, where 32 bytes remain, the
+	// mantissa from their masks (numberMasks); else, and for mantissas
+	// that start with '0' or "-0", byte by byte. The word and the byte
+	// steps of a leading 0 reach the number's end in a shorter chain of
+	// work than the masks (bench/REPORT.md, round 9: mesh's short integers
+	// and 0.x fractions ran 16 % slower by masks).
 	MOVQ BX, CX
+	LEAL -0x31(AX), R8
+	CMPL R8, $8
+	JA   numberNot19
+	LEAQ 8(BX), R8
+	CMPQ R8, DX
+	JA   numberMasks
+	MOVQ (SI)(BX*1), AX
+	MOVQ $0x3030303030303030, R13
+	MOVQ AX, R8
+	SUBQ R13, R8
+	MOVQ $0x4646464646464646, R13
+	ADDQ AX, R13
+	ORQ  R13, R8
+	ORQ  AX, R8
+	MOVQ $0x8080808080808080, R13
+	ANDQ R13, R8 // the bytes that are no digit
+	JZ   numberLong
+	BSFQ R8, R8
+	SHRQ $3, R8
+	ADDQ BX, R8 // the integer's end
+	MOVBLZX (SI)(R8*1), AX
+	ORB  $0x20, AL
+	CMPB AL, $0x2E // '.' (or 0x0E, which the masks refuse)
+	JEQ  numberMasks
+	CMPB AL, $0x65 // 'e' or 'E'
+	JEQ  numberMasks
+	MOVQ R8, BX
+	JMP  numberEnd
+numberLong: // 8 digits: the rest of a long integer a word at a time
+	ADDQ $8, BX
+	JMP  digitsInt
+numberNot19: // '-' then 1 to 9 to the masks; a leading '0' as before
+	// (its integer part needs no work)
+	CMPB AL, $0x2D
+	JNE  numberScalar
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   numberScalar
+	CMPB 1(SI)(BX*1), $0x30
+	JEQ  numberScalar
+numberMasks: // the mantissa from the masks of the 32 bytes from BX
+	// It starts with 1 to 9, or '-' and no '0' (a leading 0 never comes
+	// here). The run of digits, '.' and '-' from BX (a byte after it in
+	// the 32) must be -?[1-9][0-9]*(\.[0-9]+)? whole, and then it is the
+	// mantissa that the byte steps would read (the byte after it is no
+	// digit, no '.'); numberExp goes on from its end. Any other run, or
+	// one that fills the 32 bytes, goes byte by byte, which decides.
+	LEAQ 32(BX), R8
+	CMPQ R8, DX
+	JA   numberByte
+	VMOVDQU (SI)(BX*1), Y3
+	VPSUBB ·skipC30<>(SB), Y3, Y4
+	VPMINUB ·skipC09<>(SB), Y4, Y5
+	VPCMPEQB Y5, Y4, Y4 // the digits
+	VPCMPEQB ·skipDots<>(SB), Y3, Y5
+	VPCMPEQB ·skipMinus<>(SB), Y3, Y6
+	VPMOVMSKB Y4, R8  // the digits
+	VPMOVMSKB Y5, R9  // the dots
+	VPMOVMSKB Y6, R13 // the minus signs
+	MOVL R8, AX
+	ORL  R9, AX
+	ORL  R13, AX
+	NOTL AX
+	MOVL AX, DI
+	NEGL DI
+	ANDL AX, DI // the byte after the run (0: it fills the 32)
+	JZ   numberByte
+	LEAL -1(DI), AX // the run
+	ANDL AX, R13
+	CMPL R13, $1
+	JA   numberByte // a '-' past the first byte
+	INCL R13 // the first digit's bit
+	TESTL R13, R8
+	JZ   numberByte
+	LEAL -1(DI), AX
+	ANDL AX, R9 // the dots in the run
+	LEAL -1(R9), AX
+	TESTL AX, R9
+	JNZ  numberByte // two dots
+	ADDL R9, R9 // the byte after the dot, a digit
+	NOTL R8
+	TESTL R8, R9
+	JNZ  numberByte
+	BSFL DI, DI // the mantissa's length
+	ADDQ DI, BX
+	MOVBLZX (SI)(BX*1), AX
+	// ',' or ']' after it ends the number: next's steps for them, here
+	CMPB AL, $0x2C
+	JEQ  numberComma
+	CMPB AL, $0x5D
+	JNE  numberExp
+	CMPQ DI, maxToken+32(FP)
+	JA   fail
+	CHECKPOINT(AX)
+	TESTQ $1, R10
+	JNZ  fail
+	JMP  closed
+numberComma:
+	CMPQ DI, maxToken+32(FP)
+	JA   fail
+	CHECKPOINT(AX)
+	JMP  comma
+numberByte: // AL again
+	MOVBLZX (SI)(BX*1), AX
+numberScalar:
 	CMPB AL, $0x2D // '-'
 	JNE  number1
 	INCQ BX
@@ -218,7 +332,11 @@ numberEnd: // the number ended at src[BX-1], and src[BX] is in src
 	SUBQ CX, AX
 	CMPQ AX, maxToken+32(FP)
 	JA   fail
-	JMP  next
+	CMPB (SI)(BX*1), $0x2C // ',': next's steps for it, here
+	JNE  next
+	CHECKPOINT(AX)
+	JMP  comma
+PADNUM
 
 key: // a key starts at src[BX], in src
 	CMPB (SI)(BX*1), $0x22
