@@ -46,18 +46,17 @@ var shapeOdd = []struct{ name, el string }{
 	{"Nested", `{"distance":{"text":{"a":[1,{"b":2}]},"value":{"v":"` + shapeCanary + `"}},"duration":{"text":[],"value":[{"c":"` + shapeCanary + `"}]},"status":"OK"}`},
 }
 
-// shapeDocs returns, for an odd element, the document of five alike
-// elements, the odd one and one more alike, minified and pretty, and where
-// the odd element starts in each.
-func shapeDocs(odd string) (docs []string, from []int) {
+// alikeDocs returns the document of five elements el, the odd one and one
+// more el, minified and pretty, and where the odd element starts in each.
+func alikeDocs(el, odd string) (docs []string, from []int) {
 	for _, pretty := range []bool{false, true} {
-		el, o := shapeElement, odd
+		e, o := el, odd
 		if pretty {
 			r := strings.NewReplacer(`":`, `" : `, `,"`, ",\n      \"", `{"`, "{\n      \"")
-			el, o = r.Replace(el), r.Replace(o)
+			e, o = r.Replace(e), r.Replace(o)
 		}
-		head := `{"rows":[` + strings.Repeat(el+`,`, 5)
-		docs = append(docs, head+o+`,`+el+`]}`)
+		head := `{"rows":[` + strings.Repeat(e+`,`, 5)
+		docs = append(docs, head+o+`,`+e+`]}`)
 		from = append(from, len(head))
 	}
 	return docs, from
@@ -72,36 +71,35 @@ func shapeDocs(odd string) (docs []string, from []int) {
 // trusted mode the same as default, whole, split at every byte from the odd
 // element on and a byte at a time. No canary, which only dropped values
 // hold, may be in the output or in the buffer past its end.
-func TestRepeatedShapes(t *testing.T) {
-	for _, odd := range shapeOdd {
-		docs, from := shapeDocs(odd.el)
+func TestRepeatedShapes(t *testing.T) { checkAlike(t, shapeOdd, shapeElement, shapeMasks) }
+
+// checkAlike masks, for each odd element, the documents of alikeDocs by each
+// of masks, default, trusted and DropMismatched, against the reference
+// masker, whole, split at every byte from the odd element on and a byte at a
+// time; under the first mask, no canary may be in the output or in the
+// buffer's room past it.
+func checkAlike(t *testing.T, odds []struct{ name, el string }, el string, masks []string) {
+	for _, odd := range odds {
+		docs, from := alikeDocs(el, odd.el)
 		if testing.Short() {
 			docs = docs[:1] // minified only: a third of the time under -race
 		}
 		for k, doc := range docs {
-			for mi, mask := range shapeMasks {
+			for mi, mask := range masks {
 				prog, err := compile.Compile([]byte(mask), compile.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				name := odd.name + []string{"/Minified", "/Pretty"}[k] + "/" + string(rune('A'+mi))
 				t.Run(name, func(t *testing.T) {
-					want, err := reference.Reference([]byte(mask), []byte(doc), reference.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := checkEveryWay(t, prog, Config{}, doc, from[k]); got != string(want) {
-						t.Fatalf("got\n%s\nreference\n%s", got, want)
-					}
-					if got := checkEveryWay(t, prog, Config{Trusted: true}, doc, from[k]); got != string(want) {
-						t.Fatalf("trusted: got\n%s\nreference\n%s", got, want)
-					}
-					dm, err := reference.Reference([]byte(mask), []byte(doc), reference.Options{DropMismatched: true})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := checkEveryWay(t, prog, Config{DropMismatched: true}, doc, from[k]); got != string(dm) {
-						t.Fatalf("DropMismatched: got\n%s\nreference\n%s", got, dm)
+					for _, cfg := range []Config{{}, {Trusted: true}, {DropMismatched: true}} {
+						want, err := reference.Reference([]byte(mask), []byte(doc), reference.Options{DropMismatched: cfg.DropMismatched})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got := checkEveryWay(t, prog, cfg, doc, from[k]); got != string(want) {
+							t.Fatalf("%+v: got\n%s\nreference\n%s", cfg, got, want)
+						}
 					}
 					if mi == 0 {
 						checkNoCanary(t, prog, doc)
@@ -152,8 +150,15 @@ func checkNoCanary(t *testing.T, prog *compile.Program, doc string) {
 // not answer under another, whose nodes have the same numbers and other
 // keys. Each output must be the reference masker's.
 func TestShapesProgramsInTurn(t *testing.T) {
-	progs := make([]*compile.Program, len(shapeMasks))
-	for k, mask := range shapeMasks {
+	checkAlikeInTurn(t, shapeOdd, shapeElement, shapeMasks)
+}
+
+// checkAlikeInTurn masks the documents of alikeDocs by masks in turn with
+// one Machine, Reset between documents, each order of the programs: each
+// output must be the reference masker's.
+func checkAlikeInTurn(t *testing.T, odds []struct{ name, el string }, el string, masks []string) {
+	progs := make([]*compile.Program, len(masks))
+	for k, mask := range masks {
 		var err error
 		if progs[k], err = compile.Compile([]byte(mask), compile.Options{}); err != nil {
 			t.Fatal(err)
@@ -161,12 +166,12 @@ func TestShapesProgramsInTurn(t *testing.T) {
 	}
 	var m Machine
 	for round := range 3 {
-		for _, odd := range shapeOdd {
-			docs, _ := shapeDocs(odd.el)
+		for _, odd := range odds {
+			docs, _ := alikeDocs(el, odd.el)
 			for _, doc := range docs {
 				for k := range progs {
 					k := (k + round) % len(progs) // each order of the programs
-					want, err := reference.Reference([]byte(shapeMasks[k]), []byte(doc), reference.Options{})
+					want, err := reference.Reference([]byte(masks[k]), []byte(doc), reference.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -195,7 +200,7 @@ func TestShapesWildcard(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, odd := range shapeOdd {
-			docs, from := shapeDocs(odd.el)
+			docs, from := alikeDocs(shapeElement, odd.el)
 			if testing.Short() {
 				docs = docs[:1]
 			}

@@ -59,57 +59,11 @@ var skipBad = []struct{ name, tail string }{
 	{"DroppedLastCut", `{"ab":1,"cd":2`},
 }
 
-// skipDocs returns the document of five skipElements, el and one more
-// skipElement, minified and pretty, and where el starts in each.
-func skipDocs(el string) (docs []string, from []int) {
-	for _, pretty := range []bool{false, true} {
-		e, o := skipElement, el
-		if pretty {
-			r := strings.NewReplacer(`":`, `" : `, `,"`, ",\n      \"", `{"`, "{\n      \"")
-			e, o = r.Replace(e), r.Replace(o)
-		}
-		head := `{"rows":[` + strings.Repeat(e+`,`, 5)
-		docs = append(docs, head+o+`,`+e+`]}`)
-		from = append(from, len(head))
-	}
-	return docs, from
-}
-
 // TestSkippedMembers masks the documents of skipOdd by each of skipMasks,
 // default, trusted and DropMismatched, against the reference masker, whole,
 // split at every byte from the odd element on and a byte at a time; under
 // mask A, no canary may be in the output or in the buffer's room past it.
-func TestSkippedMembers(t *testing.T) {
-	for _, odd := range skipOdd {
-		docs, from := skipDocs(odd.el)
-		if testing.Short() {
-			docs = docs[:1]
-		}
-		for k, doc := range docs {
-			for mi, mask := range skipMasks {
-				prog, err := compile.Compile([]byte(mask), compile.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := odd.name + []string{"/Minified", "/Pretty"}[k] + "/" + string(rune('A'+mi))
-				t.Run(name, func(t *testing.T) {
-					for _, cfg := range []Config{{}, {Trusted: true}, {DropMismatched: true}} {
-						want, err := reference.Reference([]byte(mask), []byte(doc), reference.Options{DropMismatched: cfg.DropMismatched})
-						if err != nil {
-							t.Fatal(err)
-						}
-						if got := checkEveryWay(t, prog, cfg, doc, from[k]); got != string(want) {
-							t.Fatalf("%+v: got\n%s\nreference\n%s", cfg, got, want)
-						}
-					}
-					if mi == 0 {
-						checkNoCanary(t, prog, doc)
-					}
-				})
-			}
-		}
-	}
-}
+func TestSkippedMembers(t *testing.T) { checkAlike(t, skipOdd, skipElement, skipMasks) }
 
 // TestSkippedMemberErrors: where the document ends or goes wrong after a
 // member that Members read without a span, the error and its pointer (which
@@ -160,31 +114,5 @@ func TestSkippedMemberErrors(t *testing.T) {
 // another and by its length by the third, with the same Scanner, whose heads
 // (and their names) outlive the programs.
 func TestSkippedProgramsInTurn(t *testing.T) {
-	progs := make([]*compile.Program, len(skipMasks))
-	for k, mask := range skipMasks {
-		var err error
-		if progs[k], err = compile.Compile([]byte(mask), compile.Options{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var m Machine
-	for round := range 3 {
-		for _, odd := range skipOdd {
-			docs, _ := skipDocs(odd.el)
-			for _, doc := range docs {
-				for k := range progs {
-					k := (k + round) % len(progs)
-					want, err := reference.Reference([]byte(skipMasks[k]), []byte(doc), reference.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					m.Reset(progs[k], Config{})
-					out, err := m.Append(nil, []byte(doc))
-					if err != nil || string(out) != string(want) {
-						t.Fatalf("%s, mask %d after mask %d: got\n%s, %v\nreference\n%s", odd.name, k, (k+len(progs)-1)%len(progs), out, err, want)
-					}
-				}
-			}
-		}
-	}
+	checkAlikeInTurn(t, skipOdd, skipElement, skipMasks)
 }
