@@ -62,15 +62,19 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // heldDrop is a dropped value of heldCases, full of commas and canaries.
 const heldDrop = `{"c": "` + boundaryCanary + `", "v": [1, 2.5e3, "` + boundaryCanary + `,,"], "w": {"x": null}}`
 
-// heldCases are documents full of commas, which windows ending after their
-// last comma cut everywhere: valid, and failing after a comma, in the tail
-// that a window holds back, at the end, and at a MaxInput limit.
-var heldCases = []struct {
+// heldCase is a document, the mask and Config it is masked by, and whether
+// it fails.
+type heldCase struct {
 	name, mask string
 	cfg        Config
 	doc        string
 	fails      bool
-}{
+}
+
+// heldCases are documents full of commas, which windows ending after their
+// last comma cut everywhere: valid, and failing after a comma, in the tail
+// that a window holds back, at the end, and at a MaxInput limit.
+var heldCases = []heldCase{
 	{"members", `{"keep":true,"k":{"a":true}}`, Config{}, `{"drop": ` + heldDrop + `, "keep": [1, 22, 333, "a,b", {"x": 1}], "k": {"a": 1, "b": ` + heldDrop + `, "a2": 2}, "z": 0}`, false},
 	{"elements", `{"rows":{"id":true}}`, Config{}, `{"rows": [{"id": 1, "d": ` + heldDrop + `}, {"d": ` + heldDrop + `, "id": "2,3"}, {"id": [4, 5]}]}`, false},
 	{"commas-in-keys", `{"a,b":true}`, Config{}, `{"a,b": "x,y", "c,d": "` + boundaryCanary + `", "a,": 1}`, false},
@@ -95,16 +99,9 @@ var heldCases = []struct {
 func TestHeldTail(t *testing.T) {
 	for _, c := range heldCases {
 		t.Run(c.name, func(t *testing.T) {
-			prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
-			if err != nil {
-				t.Fatal(err)
-			}
 			for _, trusted := range []bool{false, true} {
-				cfg := c.cfg
-				cfg.Trusted = trusted
+				prog, cfg, want := heldWant(t, c, trusted)
 				var m Machine
-				m.Reset(prog, cfg)
-				want := dropResult(m.Append(nil, []byte(c.doc)))
 				if fails := strings.HasPrefix(want, "error: "); !trusted && fails != c.fails {
 					t.Fatalf("in memory: %s, want an error %v", want, c.fails)
 				}
@@ -225,16 +222,8 @@ func holdResult(out []byte, err error) string {
 func TestWriterCuts(t *testing.T) {
 	for _, c := range heldCases {
 		t.Run(c.name, func(t *testing.T) {
-			prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
-			if err != nil {
-				t.Fatal(err)
-			}
 			for _, trusted := range []bool{false, true} {
-				cfg := c.cfg
-				cfg.Trusted = trusted
-				var m Machine
-				m.Reset(prog, cfg)
-				want := dropResult(m.Append(nil, []byte(c.doc)))
+				prog, cfg, want := heldWant(t, c, trusted)
 				if strings.Contains(want, boundaryCanary) {
 					t.Fatalf("trusted %v: in memory, the canary leaked: %s", trusted, want)
 				}
@@ -259,4 +248,19 @@ func TestWriterCuts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// heldWant compiles c's mask and returns it, c's Config in trusted mode or
+// not, and in-memory's result for c's document (dropResult).
+func heldWant(t *testing.T, c heldCase, trusted bool) (*compile.Program, Config, string) {
+	t.Helper()
+	prog, err := compile.Compile([]byte(c.mask), compile.Options{Wildcards: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := c.cfg
+	cfg.Trusted = trusted
+	var m Machine
+	m.Reset(prog, cfg)
+	return prog, cfg, dropResult(m.Append(nil, []byte(c.doc)))
 }
