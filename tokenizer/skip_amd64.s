@@ -234,6 +234,12 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 // changes the grammar: compare `go tool objdump` of both builds label by
 // label and size these again, or measure without them.
 // INT3X1, INT3X4 and INT3X8 are 1, 4 and 8 int3 bytes.
+// DIGITS32(in, d, t) sets in d's bytes 0xff where in's bytes are ASCII
+// digits (b - '0' <= 9, unsigned), with t as scratch.
+#define DIGITS32(in, d, t) \
+	VPSUBB ·skipC30<>(SB), in, d; \
+	VPMINUB ·skipC09<>(SB), d, t; \
+	VPCMPEQB t, d, d
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4

@@ -181,9 +181,7 @@ numberMasks: // the mantissa from the masks of the 32 bytes from BX
 	CMPQ R8, DX
 	JA   numberByte
 	VMOVDQU (SI)(BX*1), Y3
-	VPSUBB ·skipC30<>(SB), Y3, Y4
-	VPMINUB ·skipC09<>(SB), Y4, Y5
-	VPCMPEQB Y5, Y4, Y4 // the digits
+	DIGITS32(Y3, Y4, Y5)
 	VPCMPEQB ·skipDots<>(SB), Y3, Y5
 	VPCMPEQB ·skipMinus<>(SB), Y3, Y6
 	VPMOVMSKB Y4, R8  // the digits
@@ -550,9 +548,7 @@ strEscapeU: // four hex digits must follow
 	JA   strEscapeU1
 	VMOVDQU (SI)(BX*1), Y3
 	VPCMPEQB ·skipEscU<>(SB), Y3, Y4
-	VPSUBB ·skipC30<>(SB), Y3, Y5
-	VPMINUB ·skipC09<>(SB), Y5, Y6
-	VPCMPEQB Y6, Y5, Y5 // the digits
+	DIGITS32(Y3, Y5, Y6)
 	VPOR Y2, Y3, Y6
 	VPSUBB ·skipC61<>(SB), Y6, Y6
 	VPMINUB ·skipC05<>(SB), Y6, Y7
