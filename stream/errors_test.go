@@ -22,6 +22,12 @@ func TestErrorPointerAndOffset(t *testing.T) {
 	}{
 		{"EntryKey", `{"a/b~c":{"d":true}}`, `{"a/b~c":{"d":[}}`, 15, "invalid character '}' looking for beginning of value", "/a~1b~0c/d"},
 		{"WildcardKey", `{"*":{"v":true}}`, `{"a\/b~":{"v":[}}`, 15, "invalid character '}' looking for beginning of value", "/a~1b~0/v"},
+		// After the object that a wildcard's member holds closed, that
+		// member is named, not the object's last member, whose span a
+		// window's end may or may not have made (found by FuzzWildcards).
+		{"WildcardClosed", `{"*":{"id":true}}`, `{"s":{"theme":"dark","font":"Inter"}"2`, 36, `invalid character '"' after object key:value pair`, "/s"},
+		{"WildcardClosedKept", `{"*":{"id":true}}`, `{"s":{"theme":"dark","id":1}x`, 28, "invalid character 'x' after object key:value pair", "/s"},
+		{"WildcardClosedNested", `{"*":{"*":{"v":true}}}`, `{"a":{"b":{"x":1,"yy":2}]}`, 24, "invalid character ']' after object key:value pair", "/a/b"},
 		{"DroppedKeyEscaped", `{"k":true}`, `{"x\u002fy":[1,}`, 15, "invalid character '}' looking for beginning of value", "/x~1y"},
 		{"DroppedKeyPlain", `{"k":true}`, `{"x~y":[1,}`, 10, "invalid character '}' looking for beginning of value", "/x~0y"},
 		{"UTF8Kept", `{"k":true}`, "{\"k\":\"ab\xc3(\"}", 8, `invalid UTF-8 byte '\xc3' in string`, "/k"},

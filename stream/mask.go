@@ -556,10 +556,27 @@ func (m *Machine) push(node int32, array bool) {
 func (m *Machine) pop() bool {
 	m.frames = m.frames[:len(m.frames)-1]
 	if len(m.frames) > 0 {
+		if m.wild {
+			m.wildKeyBack()
+		}
 		return false
 	}
 	m.phase = phTrail
 	return true
+}
+
+// wildKeyBack makes the key of the member being read, for errors, the key of
+// the member whose value just closed, where a wildcard matched it: m.key
+// still holds a key of the closed object's, or of no member at all where
+// Members read that object's last members without spans (SPEC V3: the
+// pointer names the same member whatever the windows and batches).
+func (m *Machine) wildKeyBack() {
+	f := &m.frames[len(m.frames)-1]
+	if f.array || !f.member || f.entry == compile.NoEntry || !m.prog.Entry(f.entry).Wildcard {
+		return
+	}
+	key, ok := m.names.get(len(m.frames) - 1)
+	m.key, m.keyInSrc, m.keyOver, m.keyOut = key, false, !ok, false
 }
 
 // lookup returns the entry of the mask member that key (raw, with quotes)
