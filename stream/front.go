@@ -115,19 +115,22 @@ func (s *Stream) read(r io.Reader, held []byte, empty *int) (now, rest []byte, e
 
 // cut returns how many bytes of the window p to mask now, when the source
 // has more to give at once (a Read that filled the window, a Write longer
-// than it): up to and including the last comma among p's last limit bytes,
-// or all of p when there is none. The rest, fewer than limit bytes, goes in
-// front of what follows.
+// than it): up to and including the last comma or newline among p's last
+// limit bytes, or all of p when there is none. The rest, fewer than limit
+// bytes, goes in front of what follows.
 //
 // A window that ends just after a comma costs the Machine less than one cut
 // in the middle of a token: on citm, 32 KiB windows cut at any byte cost
 // 9 % more CPU time than the whole document in one window, cut after their
 // last comma 1 % (AMD EPYC Zen 3; bench/REPORT.md, round 9). The output
 // held back is at most that of limit bytes, and only while the source has
-// more ready: a Read that leaves room in the window is masked whole.
+// more ready: a Read that leaves room in the window is masked whole. What
+// is held never holds a newline, so an NDJSON line whose end was read is
+// masked and written before the next Read, however long that Read waits.
 func cut(p []byte, limit int) int {
 	limit = min(limit, len(p))
-	if i := bytes.LastIndexByte(p[len(p)-limit:], ','); i >= 0 {
+	tail := p[len(p)-limit:]
+	if i := max(bytes.LastIndexByte(tail, ','), bytes.LastIndexByte(tail, '\n')); i >= 0 {
 		return len(p) - limit + i + 1
 	}
 	return len(p)

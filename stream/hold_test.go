@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -263,4 +264,89 @@ func heldWant(t *testing.T, c heldCase, trusted bool) (*compile.Program, Config,
 	var m Machine
 	m.Reset(prog, cfg)
 	return prog, cfg, dropResult(m.Append(nil, []byte(c.doc)))
+}
+
+// pausedReader gives first bytes of data on its first Read, then says so on
+// paused and waits for resume before it gives the rest: a live NDJSON source
+// that filled the window with whole lines and then had nothing more for a
+// while.
+type pausedReader struct {
+	data           []byte
+	first, reads   int
+	paused, resume chan struct{}
+}
+
+func (r *pausedReader) Read(p []byte) (int, error) {
+	r.reads++
+	switch {
+	case r.reads == 1:
+		n := copy(p, r.data[:r.first])
+		r.data = r.data[n:]
+		return n, nil
+	case r.reads == 2:
+		r.paused <- struct{}{}
+		<-r.resume
+	}
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// lockedBuffer is a bytes.Buffer that Copy writes to while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestHeldLinesNotDelayed: where a Read fills the window with whole NDJSON
+// lines, the last of which has a comma near its end, and the source then
+// pauses, every line read is masked and written before Copy's next Read
+// returns (what cut holds never holds a line's end). Fails when cut holds
+// what follows the last comma only.
+func TestHeldLinesNotDelayed(t *testing.T) {
+	prog, err := compile.Compile([]byte(`{"k":true}`), compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"drop":"` + boundaryCanary + `","k":1,"z":0}` + "\n"
+	for _, lines := range []int{2, 3, 8} {
+		size := lines * len(line)
+		r := &pausedReader{data: []byte(strings.Repeat(line, lines+1)), first: size,
+			paused: make(chan struct{}), resume: make(chan struct{})}
+		var out lockedBuffer
+		done := make(chan error)
+		s := Get(prog, Config{NDJSON: true}, size)
+		go func() {
+			_, err := s.Copy(&out, r)
+			done <- err
+		}()
+		<-r.paused
+		got := out.String()
+		close(r.resume)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		Put(s)
+		if want := strings.Repeat(`{"k":1}`+"\n", lines); got != want {
+			t.Fatalf("%d lines in the window: before the next Read returned, Copy wrote %q, want %q", lines, got, want)
+		}
+		if want := strings.Repeat(`{"k":1}`+"\n", lines+1); out.String() != want {
+			t.Fatalf("%d lines in the window: Copy wrote %q, want %q", lines, out.String(), want)
+		}
+	}
 }
