@@ -130,7 +130,14 @@ func (s *Stream) read(r io.Reader, held []byte, empty *int) (now, rest []byte, e
 func cut(p []byte, limit int) int {
 	limit = min(limit, len(p))
 	tail := p[len(p)-limit:]
-	if i := max(bytes.LastIndexByte(tail, ','), bytes.LastIndexByte(tail, '\n')); i >= 0 {
+	i := bytes.LastIndexByte(tail, ',')
+	// A newline after it, searched only there: a minified body has none,
+	// and a search of all limit bytes for one cost update-center 5 % more
+	// instructions streamed (bytes.LastIndexByte steps a byte at a time).
+	if j := bytes.LastIndexByte(tail[i+1:], '\n'); j >= 0 {
+		i += 1 + j
+	}
+	if i >= 0 {
 		return len(p) - limit + i + 1
 	}
 	return len(p)
