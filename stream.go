@@ -19,9 +19,10 @@ func (m *Mask) stream() *stream.Stream {
 //
 // For every way the body may be split into reads, Copy writes exactly what
 // Append returns and fails on exactly the same bodies (SPEC S1). A Read that
-// fills the window is masked up to its last comma: the bytes after it, at
-// most 512, go in front of the next Read's (a window cut between members
-// costs less than one cut inside a token). On a
+// fills the window is masked up to its last comma, or a newline after it: the
+// bytes after that, at most 512 and never a line's end, go in front of the
+// next Read's (a window cut between members costs less than one cut inside a
+// token). On a
 // *SyntaxError, what Copy wrote before is a prefix of what a valid body would
 // have given, and holds no byte of a dropped member (SPEC V5). Errors from r
 // and w are returned as they are.
@@ -37,7 +38,8 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 // complete, a *SyntaxError if the body is rejected, or r's own error as it
 // is; every later Read returns the same. Like Copy, it holds memory bounded by
 // the window size, and holds back at most 512 bytes of a Read that filled the
-// window until the next. It is not safe for concurrent use.
+// window, never a line's end, until the next. It is not safe for concurrent
+// use.
 func (m *Mask) NewReader(r io.Reader) *Reader {
 	return &Reader{r: stream.NewReader(m.stream(), r), src: r, prog: m.prog}
 }
