@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -295,24 +294,6 @@ func (r *pausedReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// lockedBuffer is a bytes.Buffer that Copy writes to while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestHeldLinesNotDelayed: where a Read fills the window with whole NDJSON
 // lines, the last of which has a comma near its end, and the source then
 // pauses, every line read is masked and written before Copy's next Read
@@ -328,7 +309,7 @@ func TestHeldLinesNotDelayed(t *testing.T) {
 		size := lines * len(line)
 		r := &pausedReader{data: []byte(strings.Repeat(line, lines+1)), first: size,
 			paused: make(chan struct{}), resume: make(chan struct{})}
-		var out lockedBuffer
+		var out bytes.Buffer // read after paused and after done: no race
 		done := make(chan error)
 		s := Get(prog, Config{NDJSON: true}, size)
 		go func() {
