@@ -10,8 +10,8 @@ import (
 
 // fullReader fills every buffer it is given while it has data, as a socket
 // with bytes waiting does: Copy and NewReader then mask each window up to
-// its last comma and hold the rest for the next Read (stream.cut). It has
-// no WriteTo, so that nothing bypasses its Read.
+// its last comma (or a newline after it) and hold the rest for the next
+// Read (stream.cut). It has no WriteTo, so that nothing bypasses its Read.
 type fullReader struct{ data []byte }
 
 func (r *fullReader) Read(p []byte) (int, error) {
