@@ -7,11 +7,18 @@ import "unsafe"
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 
-// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 it takes
-// nothing, and value reads every value as before (the twin alone costs more
-// than value on some workloads: bench/REPORT.md, round 6).
+// skipMinToken is the least maxToken the kernels run with: a string that
+// begins at most 32 bytes before the block it ends in is at most 64 bytes
+// long, and they check no length for it (skipgrammar_amd64.h, strShort).
+// A smaller limit is left to value, as without AVX2.
+const skipMinToken = 64
+
+// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 or with
+// maxToken below skipMinToken it takes nothing, and value reads every value
+// as before (the twin alone costs more than value on some workloads:
+// bench/REPORT.md, round 6).
 func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, skipCheckpoint) {
-	if !hasAVX2 {
+	if !skipKernelRuns(maxToken) {
 		return 0, false, skipCheckpoint{}
 	}
 	end, pos, stack, depth := skipWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry)
@@ -35,7 +42,7 @@ func copyWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, ent
 // after true, all it wrote after false.
 func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
 	n := len(dst)
-	if !hasAVX2 || cap(dst)-n <= 16 {
+	if !skipKernelRuns(maxToken) || cap(dst)-n <= 16 {
 		return dst, 0, false, skipCheckpoint{}
 	}
 	free := dst[n:cap(dst)]
@@ -60,5 +67,5 @@ func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, i
 	return dst[:n+out], 0, false, skipCheckpoint{pos, stack, depth}
 }
 
-// skipKernelRuns reports whether skipWhole runs the kernel.
-func skipKernelRuns() bool { return hasAVX2 }
+// skipKernelRuns reports whether skipWhole runs the kernel for maxToken.
+func skipKernelRuns(maxToken int) bool { return hasAVX2 && maxToken >= skipMinToken }

@@ -243,23 +243,15 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4
-// The skip kernel's pads: 7, 57 and 42 bytes; the copy kernel's PADSTR is
+// The skip kernel's pads: 56, 57 and 42 bytes; the copy kernel's PADSTR is
 // its own (below), its PADUTF8 and PADEND are these.
-#define PADSTR INT3X4; INT3X1; INT3X1; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
-// TOKENEND steps BX over the byte that ends the token begun at CX and
-// fails when the token, up to BX, is longer than maxToken (R8 its length).
-#define TOKENEND \
-	INCQ BX; \
-	MOVQ BX, R8; \
-	SUBQ CX, R8; \
-	CMPQ R8, maxToken+32(FP); \
-	JA   fail
 // CHECKPOINT(r) records the checkpoint at BX: its position, the stack and
 // the depth (and in the copy kernel the output's length there; r is
 // scratch).
@@ -339,9 +331,9 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// The copy kernel's PADSTR: 9 bytes.
+// The copy kernel's PADSTR: 54 bytes.
 #undef PADSTR
-#define PADSTR INT3X8; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define COPY

@@ -346,7 +346,11 @@ valueString:
 str: // a string starts at src[BX]
 	MOVQ BX, CX
 	INCQ BX
-strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
+strShort: // as strLoop, where the string began at CX >= BX-32
+	// Its end in these 32 bytes makes it at most 64 bytes long (with
+	// its quotes), which maxToken allows (the kernels run only with
+	// maxToken >= skipMinToken, skip_amd64.go): strStop's steps check no
+	// token length. Without a stop the string goes on in strLoop.
 	LEAQ 32(BX), AX
 	CMPQ AX, DX
 	JA   strTail
@@ -360,8 +364,33 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	TESTL AX, AX
 	JNZ  strStop
 	ADDQ $32, BX
+strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
+	LEAQ 32(BX), AX
+	CMPQ AX, DX
+	JA   strTail
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
+	VPOR Y5, Y4, Y4
+	VPOR Y6, Y4, Y4
+	VPMOVMSKB Y4, AX
+	TESTL AX, AX
+	JNZ  strStopLong
+	ADDQ $32, BX
 	JMP  strLoop
+strStopLong: // AX: the stops in the 32 bytes from BX, the string maybe long
+	// The token up to the first stop (a byte of it) must fit in maxToken:
+	// checked here, the steps after check no length. A string that ends
+	// later is longer, and is refused the same.
+	BSFL AX, R8
+	LEAQ 1(BX)(R8*1), R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
 strStop: // AX: the stops in the 32 bytes from BX
+	// No string that ends from here on in the block is longer than
+	// maxToken (strShort and strStopLong say why): its end is one INCQ.
 	// The common `"key":"` and `","` go from one string to the next in
 	// the block, with its stops: R9 the block, AX the stops not yet
 	// taken. R9 and R13 are free inside a string.
@@ -383,7 +412,7 @@ strStopIn: // AX: the stops after BX in the block from R9, not 0
 	JA   strEndKey
 	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
 	JNE  strKeyColon
-	TOKENEND
+	INCQ BX
 	LEAQ 1(BX), CX // the value's quote
 	XORL DI, DI
 	JMP  strChain
@@ -392,7 +421,7 @@ strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
 	SHRL $8, R13 // the 3 bytes after the quote
 	CMPB R13, $0x3A // ':'
 	JNE  strEndKey
-	TOKENEND
+	INCQ BX
 #ifndef COPY
 	CMPL R13, $0x22203A // ':' ' ' '"'
 	JNE  strKeyColon1
@@ -413,7 +442,7 @@ strValueStop: // a string value ends at BX: as a key, with `","` after it
 	JA   strEndValue
 	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
 	JNE  strEndValue
-	TOKENEND
+	INCQ BX
 	CHECKPOINT(R8)
 	LEAQ 1(BX), CX // the next string's quote
 	MOVL R10, DI
@@ -424,8 +453,8 @@ strChain: // the two least stops taken: the next, or the block's end
 	LEAL -1(AX), R13
 	ANDL R13, AX
 	JNZ  strStopIn
-	LEAQ 32(R9), BX
-	JMP  strLoop
+	LEAQ 32(R9), BX // the next string began in this block: at most
+	JMP  strShort   // 64 bytes long where it ends in the next
 strStopByte: // src[BX], a stop, is no quote
 	MOVBLZX (SI)(BX*1), AX
 	JMP  strByte1
