@@ -7,12 +7,6 @@ import "unsafe"
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 
-// skipMinToken is the least maxToken the kernels run with: a string that
-// begins at most 32 bytes before the block it ends in is at most 64 bytes
-// long, and they check no length for it (skipgrammar_amd64.h, strShort).
-// A smaller limit is left to value, as without AVX2.
-const skipMinToken = 64
-
 // skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 or with
 // maxToken below skipMinToken it takes nothing, and value reads every value
 // as before (the twin alone costs more than value on some workloads:
