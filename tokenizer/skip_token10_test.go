@@ -30,7 +30,7 @@ var tokenForms = []struct {
 	{"after-escape-key", func(p, s string) string { return `{"` + p + `\t` + s + `":1}` }},
 }
 
-// TestSkipTokenLimits checks the token limit on strings of 0 to 110 bytes
+// TestSkipTokenLimits checks the token limit on strings of 0 to 200 bytes
 // begun at every offset of the block before them, by every way: with
 // maxToken one byte under the longest token the value is refused, with the
 // token's length and one more it is taken (checkSkip: kernel, twin, value
@@ -39,9 +39,9 @@ var tokenForms = []struct {
 func TestSkipTokenLimits(t *testing.T) {
 	for _, f := range tokenForms {
 		t.Run(f.name, func(t *testing.T) {
-			for n := 0; n <= 110; n++ {
+			for n := 0; n <= 200; n++ {
 				s := strings.Repeat("s", n)
-				for q := 0; q <= 33; q++ {
+				for q := 0; q <= 65; q++ {
 					doc := f.doc(strings.Repeat("p", q), s)
 					long := longestToken(doc)
 					for _, limit := range []int{long - 1, long, long + 1, skipMinToken} {
@@ -90,7 +90,7 @@ func longestToken(doc string) int {
 // value alone.
 func TestSkipTokenLimitsWindows(t *testing.T) {
 	for _, f := range tokenForms {
-		for _, n := range []int{30, 62, 63, 64, 95} {
+		for _, n := range []int{30, 62, 63, 64, 95, 126, 127, 128, 160} {
 			doc := f.doc(strings.Repeat("p", 7), strings.Repeat("s", n))
 			long := longestToken(doc)
 			for _, limit := range []int{long - 1, long} {

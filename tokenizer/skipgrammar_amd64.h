@@ -346,49 +346,39 @@ valueString:
 str: // a string starts at src[BX]
 	MOVQ BX, CX
 	INCQ BX
-strShort: // as strLoop, where the string began at CX >= BX-32
-	// Its end in these 32 bytes makes it at most 64 bytes long (with
+strShort: // as strLoop, where the string began at CX >= BX-64
+	// Its end in these 64 bytes makes it at most 128 bytes long (with
 	// its quotes), which maxToken allows (the kernels run only with
-	// maxToken >= skipMinToken, skip_amd64.go): strStop's steps check no
-	// token length. Without a stop the string goes on in strLoop.
-	LEAQ 32(BX), AX
+	// maxToken >= skipMinToken, skip.go): strStop's steps check no token
+	// length. Without a stop the string goes on in strLoop.
+	LEAQ 64(BX), AX
 	CMPQ AX, DX
-	JA   strTail
-	VMOVDQU (SI)(BX*1), Y3
-	VPCMPEQB Y0, Y3, Y4
-	VPCMPEQB Y1, Y3, Y5
-	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
-	VPOR Y5, Y4, Y4
-	VPOR Y6, Y4, Y4
-	VPMOVMSKB Y4, AX
-	TESTL AX, AX
+	JA   strShortTail
+	STOPS64(BX)
 	JNZ  strStop
-	ADDQ $32, BX
-strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
-	LEAQ 32(BX), AX
+	ADDQ $64, BX
+strLoop: // content from src[BX] on, where a character starts: 64 bytes a step
+	LEAQ 64(BX), AX
 	CMPQ AX, DX
-	JA   strTail
-	VMOVDQU (SI)(BX*1), Y3
-	VPCMPEQB Y0, Y3, Y4
-	VPCMPEQB Y1, Y3, Y5
-	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
-	VPOR Y5, Y4, Y4
-	VPOR Y6, Y4, Y4
-	VPMOVMSKB Y4, AX
-	TESTL AX, AX
+	JA   strLoopTail
+	STOPS64(BX)
 	JNZ  strStopLong
-	ADDQ $32, BX
+	ADDQ $64, BX
 	JMP  strLoop
-strStopLong: // AX: the stops in the 32 bytes from BX, the string maybe long
+strShortTail: // fewer than 64 bytes from BX: the last 64 of src, shifted
+	STOPSTAIL(strStop)
+strLoopTail:
+	STOPSTAIL(strStopLong)
+strStopLong: // AX: the stops in the 64 bytes from BX, the string maybe long
 	// The token up to the first stop (a byte of it) must fit in maxToken:
 	// checked here, the steps after check no length. A string that ends
 	// later is longer, and is refused the same.
-	BSFL AX, R8
+	BSFQ AX, R8
 	LEAQ 1(BX)(R8*1), R8
 	SUBQ CX, R8
 	CMPQ R8, maxToken+32(FP)
 	JA   fail
-strStop: // AX: the stops in the 32 bytes from BX
+strStop: // AX: the stops in the 64 bytes from BX (none past src's end)
 	// No string that ends from here on in the block is longer than
 	// maxToken (strShort and strStopLong say why): its end is one INCQ.
 	// The common `"key":"` and `","` go from one string to the next in
@@ -396,19 +386,19 @@ strStop: // AX: the stops in the 32 bytes from BX
 	// taken. R9 and R13 are free inside a string.
 	MOVQ BX, R9
 strStopIn: // AX: the stops after BX in the block from R9, not 0
-	BSFL AX, R8
+	BSFQ AX, R8
 	LEAQ (R9)(R8*1), BX
 	CMPB (SI)(BX*1), $0x22
 	JNE  strStopByte
 	TESTL DI, DI
 	JZ   strValueStop
-	// A key ends at BX. Where ':' follows in the block (R8 at most 28,
+	// A key ends at BX. Where ':' follows in the block (R8 at most 60,
 	// the 3 bytes after the quote read) and then '"' (or, in the skip
 	// kernel, which drops whitespace, ' ' '"'), the value's string starts
 	// there, and the key's and the value's quotes are the two least stops
 	// (':' and ' ' are none); after ':' and any other byte, value or ws
 	// goes on as colon1 would.
-	CMPL R8, $28
+	CMPQ R8, $60
 	JA   strEndKey
 	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
 	JNE  strKeyColon
@@ -416,7 +406,7 @@ strStopIn: // AX: the stops after BX in the block from R9, not 0
 	LEAQ 1(BX), CX // the value's quote
 	XORL DI, DI
 	JMP  strChain
-strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
+strKeyColon: // a key ends at BX, R8 at most 60: ':' and no '"'?
 	MOVL (SI)(BX*1), R13
 	SHRL $8, R13 // the 3 bytes after the quote
 	CMPB R13, $0x3A // ':'
@@ -438,7 +428,7 @@ strKeyColon1:
 strValueStop: // a string value ends at BX: as a key, with `","` after it
 	// the next string starts, a key in an object, a value in an array,
 	// after the checkpoint that next writes.
-	CMPL R8, $29
+	CMPQ R8, $61
 	JA   strEndValue
 	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
 	JNE  strEndValue
@@ -448,13 +438,13 @@ strValueStop: // a string value ends at BX: as a key, with `","` after it
 	MOVL R10, DI
 	ANDL $1, DI // a key in an object
 strChain: // the two least stops taken: the next, or the block's end
-	LEAL -1(AX), R13
-	ANDL R13, AX
-	LEAL -1(AX), R13
-	ANDL R13, AX
+	LEAQ -1(AX), R13
+	ANDQ R13, AX
+	LEAQ -1(AX), R13
+	ANDQ R13, AX
 	JNZ  strStopIn
-	LEAQ 32(R9), BX // the next string began in this block: at most
-	JMP  strShort   // 64 bytes long where it ends in the next
+	LEAQ 64(R9), BX // the next string began in this block: at most
+	JMP  strShort   // 128 bytes long where it ends in the next
 strStopByte: // src[BX], a stop, is no quote
 	MOVBLZX (SI)(BX*1), AX
 	JMP  strByte1
