@@ -207,9 +207,11 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
 // the object or array at src[i], or 0 for "not mine", and the last
 // checkpoint, written at each pass at next (ckDepth 0: none). It reads
-// nothing at or past src[n]: 32 bytes a step where 32 remain, a byte at a
-// time after. With depth > 0 it starts inside depth open containers
-// (stack), where R9 = entry says (skipFrom), after whitespace.
+// nothing at or past src[n]: 32 bytes a step where 32 remain (in strings
+// 64 where 64 remain, then src's last 64 bytes, which may begin before
+// src[i]), a byte at a time after. It runs only with maxToken >=
+// skipMinToken (skip.go). With depth > 0 it starts inside depth open
+// containers (stack), where R9 = entry says (skipFrom), after whitespace.
 //
 // Registers, all the way through:
 //	SI src, DX n, BX the index, CX where the current string or number began
@@ -287,9 +289,9 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4
-// The skip kernel's pads: 47, 57 and 42 bytes; the copy kernel's PADSTR is
+// The skip kernel's pads: 41, 57 and 42 bytes; the copy kernel's PADSTR is
 // its own (below), its PADUTF8 and PADEND are these.
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
@@ -375,9 +377,9 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// The copy kernel's PADSTR: 45 bytes.
+// The copy kernel's PADSTR: 37 bytes.
 #undef PADSTR
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define COPY
