@@ -8,6 +8,12 @@ import (
 // containers is the bits of one word.
 const maxSkipDepth = 64
 
+// skipMinToken is the least maxToken the kernels run with: a string that
+// begins at most 64 bytes before the 64-byte block it ends in is at most
+// 128 bytes long, and they check no length for it (skipgrammar_amd64.h,
+// strShort). A smaller limit is left to value, as without a kernel.
+const skipMinToken = 128
+
 // skipCheckpoint is where skipWhole last stood after a value inside the
 // container it was reading: the index after that value, the stack of open
 // containers (as skipWholeGeneric keeps it) and their number; depth 0 when

@@ -7,11 +7,12 @@ import "unsafe"
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 
-// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 it takes
-// nothing, and value reads every value as before (the twin alone costs more
-// than value on some workloads: bench/REPORT.md, round 6).
+// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 or with
+// maxToken below skipMinToken it takes nothing, and value reads every value
+// as before (the twin alone costs more than value on some workloads:
+// bench/REPORT.md, round 6).
 func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, skipCheckpoint) {
-	if !hasAVX2 {
+	if !skipKernelRuns(maxToken) {
 		return 0, false, skipCheckpoint{}
 	}
 	end, pos, stack, depth := skipWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry)
@@ -35,7 +36,7 @@ func copyWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, ent
 // after true, all it wrote after false.
 func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
 	n := len(dst)
-	if !hasAVX2 || cap(dst)-n <= 16 {
+	if !skipKernelRuns(maxToken) || cap(dst)-n <= 16 {
 		return dst, 0, false, skipCheckpoint{}
 	}
 	free := dst[n:cap(dst)]
@@ -60,5 +61,5 @@ func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, i
 	return dst[:n+out], 0, false, skipCheckpoint{pos, stack, depth}
 }
 
-// skipKernelRuns reports whether skipWhole runs the kernel.
-func skipKernelRuns() bool { return hasAVX2 }
+// skipKernelRuns reports whether skipWhole runs the kernel for maxToken.
+func skipKernelRuns(maxToken int) bool { return hasAVX2 && maxToken >= skipMinToken }

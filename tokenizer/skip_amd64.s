@@ -207,9 +207,11 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
 // the object or array at src[i], or 0 for "not mine", and the last
 // checkpoint, written at each pass at next (ckDepth 0: none). It reads
-// nothing at or past src[n]: 32 bytes a step where 32 remain, a byte at a
-// time after. With depth > 0 it starts inside depth open containers
-// (stack), where R9 = entry says (skipFrom), after whitespace.
+// nothing at or past src[n]: 32 bytes a step where 32 remain (in strings
+// 64 where 64 remain, then src's last 64 bytes, which may begin before
+// src[i]), a byte at a time after. It runs only with maxToken >=
+// skipMinToken (skip.go). With depth > 0 it starts inside depth open
+// containers (stack), where R9 = entry says (skipFrom), after whitespace.
 //
 // Registers, all the way through:
 //	SI src, DX n, BX the index, CX where the current string or number began
@@ -240,26 +242,62 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	VPSUBB ·skipC30<>(SB), in, d; \
 	VPMINUB ·skipC09<>(SB), d, t; \
 	VPCMPEQB t, d, d
+// STOPS64(b) sets AX to the mask of the stops in the 64 bytes from
+// src[b]: quotes, backslashes, control bytes and bytes from 0x80 (0x20 >
+// the byte, signed), and the flags to AX's (ZF: none). It clobbers R8 and
+// Y3-Y7.
+#define STOPS64(b) \
+	VMOVDQU (SI)(b*1), Y3; \
+	VMOVDQU 32(SI)(b*1), Y7; \
+	VPCMPEQB Y0, Y3, Y4; \
+	VPCMPEQB Y1, Y3, Y5; \
+	VPCMPGTB Y3, Y2, Y6; \
+	VPOR Y5, Y4, Y4; \
+	VPOR Y6, Y4, Y4; \
+	VPCMPEQB Y0, Y7, Y5; \
+	VPCMPEQB Y1, Y7, Y6; \
+	VPCMPGTB Y7, Y2, Y7; \
+	VPOR Y6, Y5, Y5; \
+	VPOR Y7, Y5, Y5; \
+	VPMOVMSKB Y4, AX; \
+	VPMOVMSKB Y5, R8; \
+	SHLQ $32, R8; \
+	ORQ  R8, AX
+// STOPSTAIL is strLoop's step where fewer than 64 bytes remain from BX:
+// with 64 bytes in src, the block is its last 64 bytes, BX their start,
+// AX their stops from the old BX on, and it goes on at stop (no stop: the
+// string does not end in src, and fails); else a byte at a time
+// (strTail). It clobbers R8, R13 and Y3-Y7; CX is kept.
+#define STOPSTAIL(stop) \
+	CMPQ BX, DX; \
+	JAE  fail; \
+	CMPQ DX, $64; \
+	JB   strTail; \
+	LEAQ -64(DX), R8; \
+	MOVQ BX, R13; \
+	SUBQ R8, R13; \
+	MOVQ R8, BX; \
+	STOPS64(BX); \
+	MOVQ CX, R8; \
+	MOVQ R13, CX; \
+	SHRQ CX, AX; \
+	SHLQ CX, AX; \
+	MOVQ R8, CX; \
+	TESTQ AX, AX; \
+	JZ   fail; \
+	JMP  stop
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4
-// The skip kernel's pads: 7, 57 and 42 bytes; the copy kernel's PADSTR is
+// The skip kernel's pads: 41, 57 and 42 bytes; the copy kernel's PADSTR is
 // its own (below), its PADUTF8 and PADEND are these.
-#define PADSTR INT3X4; INT3X1; INT3X1; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
-// TOKENEND steps BX over the byte that ends the token begun at CX and
-// fails when the token, up to BX, is longer than maxToken (R8 its length).
-#define TOKENEND \
-	INCQ BX; \
-	MOVQ BX, R8; \
-	SUBQ CX, R8; \
-	CMPQ R8, maxToken+32(FP); \
-	JA   fail
 // CHECKPOINT(r) records the checkpoint at BX: its position, the stack and
 // the depth (and in the copy kernel the output's length there; r is
 // scratch).
@@ -339,9 +377,9 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// The copy kernel's PADSTR: 9 bytes.
+// The copy kernel's PADSTR: 37 bytes.
 #undef PADSTR
-#define PADSTR INT3X8; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define COPY

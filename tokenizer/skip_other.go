@@ -15,5 +15,5 @@ func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, i
 	return dst, 0, false, skipCheckpoint{}
 }
 
-// skipKernelRuns reports whether skipWhole runs a kernel.
-func skipKernelRuns() bool { return false }
+// skipKernelRuns reports whether skipWhole runs a kernel for maxToken.
+func skipKernelRuns(maxToken int) bool { return false }

@@ -47,7 +47,7 @@ func checkSkip(t *testing.T, a skipArgs) (int, bool) {
 	room := a.maxDepth - a.depth
 	tEnd, tOK, tCk := skipWholeGeneric(a.src, a.i, room, a.maxToken, skipFrom{})
 	kEnd, kOK, kCk := skipWhole(a.src, a.i, room, a.maxToken, skipFrom{})
-	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && (kOK != tOK || !kOK && kCk != tCk) {
+	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns(a.maxToken) && (kOK != tOK || !kOK && kCk != tCk) {
 		t.Fatalf("%v: kernel %d %v %+v, twin %d %v %+v", a, kEnd, kOK, kCk, tEnd, tOK, tCk)
 	}
 	v := a.scanner()
@@ -345,7 +345,7 @@ func checkSkipResume(t *testing.T, a skipArgs, cut int) {
 	rest := doc[cut:]
 	tEnd, tOK, tCk := skipWholeGeneric(rest, 0, v.maxDepth-v.base, v.maxToken, from)
 	kEnd, kOK, kCk := skipWhole(rest, 0, v.maxDepth-v.base, v.maxToken, from)
-	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns() && (kOK != tOK || !kOK && kCk != tCk) {
+	if kOK && (!tOK || kEnd != tEnd) || skipKernelRuns(v.maxToken) && (kOK != tOK || !kOK && kCk != tCk) {
 		t.Fatalf("%v cut %d from %+v: kernel %d %v %+v, twin %d %v %+v", a, cut, from, kEnd, kOK, kCk, tEnd, tOK, tCk)
 	}
 }

@@ -7,6 +7,86 @@
 // PADNUM, PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines
 // per kernel (it says why); nothing runs them.
 
+// CHAIN is strStop's steps on the block of n bytes (32 or 64) from R9,
+// its stops in AX (a bit past the block's end: none), at most 128 bytes
+// after the current string's quote. The common `"key":"` and `","` go
+// from one string to the next in the block: a key that ends at BX (lim1:
+// R8 at most n-4, the 3 bytes after the quote in the block) followed by
+// ':' and '"' (or, in the skip kernel, which drops whitespace, ' ' '"')
+// starts the value's string there, and the key's and the value's quotes
+// are the two least stops (':' and ' ' are none); after ':' and any other
+// byte, value or ws goes on as colon1 would. A string value (lim2: R8 at
+// most n-3) followed by `","` starts the next string, a key in an object,
+// a value in an array, after the checkpoint that next writes. The chain
+// takes the two least stops and goes on at the next, or at the block's
+// end to strShort: the string begun in the block ends within 128 bytes
+// of its quote or goes on in strLoop. in, colon, colon1, vstop, chain and
+// sbyte are the copy's labels.
+#ifdef KEYSPACE
+#undef KEYSPACE
+#undef CHAIN
+#endif
+#ifdef COPY
+#define KEYSPACE(colon1, chain)
+#else
+#define KEYSPACE(colon1, chain) \
+	CMPL R13, $0x22203A; \
+	JNE  colon1; \
+	LEAQ 2(BX), CX; \
+	XORL DI, DI; \
+	JMP  chain; \
+colon1:
+#endif
+#define CHAIN(in, colon, colon1, vstop, chain, sbyte, lim1, lim2, n) \
+in: \
+	BSFQ AX, R8; \
+	LEAQ (R9)(R8*1), BX; \
+	CMPB (SI)(BX*1), $0x22; \
+	JNE  sbyte; \
+	TESTL DI, DI; \
+	JZ   vstop; \
+	CMPQ R8, lim1; \
+	JA   strEndKey; \
+	CMPW 1(SI)(BX*1), $0x223A; \
+	JNE  colon; \
+	INCQ BX; \
+	LEAQ 1(BX), CX; \
+	XORL DI, DI; \
+	JMP  chain; \
+colon: \
+	MOVL (SI)(BX*1), R13; \
+	SHRL $8, R13; \
+	CMPB R13, $0x3A; \
+	JNE  strEndKey; \
+	INCQ BX; \
+	KEYSPACE(colon1, chain); \
+	INCQ BX; \
+	CMPB (SI)(BX*1), $0x20; \
+	JA   value; \
+	MOVL $4, R9; \
+	JMP  ws; \
+vstop: \
+	CMPQ R8, lim2; \
+	JA   strEndValue; \
+	CMPW 1(SI)(BX*1), $0x222C; \
+	JNE  strEndValue; \
+	INCQ BX; \
+	CHECKPOINT(R8); \
+	LEAQ 1(BX), CX; \
+	MOVL R10, DI; \
+	ANDL $1, DI; \
+chain: \
+	LEAQ -1(AX), R13; \
+	ANDQ R13, AX; \
+	LEAQ -1(AX), R13; \
+	ANDQ R13, AX; \
+	JNZ  in; \
+	LEAQ n(R9), BX; \
+	JMP  strShort; \
+sbyte: \
+	MOVBLZX (SI)(BX*1), AX; \
+	JMP  strByte1
+
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
 	MOVQ $0, ckStack+104(FP)
@@ -346,10 +426,12 @@ valueString:
 str: // a string starts at src[BX]
 	MOVQ BX, CX
 	INCQ BX
-strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
+	// Its first 32 bytes alone: most strings end in them, and where the
+	// next string does not follow in them, the 64 bytes of strShort cost
+	// more (bench/REPORT.md, round 10). Fewer than 32 in src: strShort.
 	LEAQ 32(BX), AX
 	CMPQ AX, DX
-	JA   strTail
+	JA   strShort
 	VMOVDQU (SI)(BX*1), Y3
 	VPCMPEQB Y0, Y3, Y4
 	VPCMPEQB Y1, Y3, Y5
@@ -358,77 +440,51 @@ strLoop: // content from src[BX] on, where a character starts: 32 bytes a step
 	VPOR Y6, Y4, Y4
 	VPMOVMSKB Y4, AX
 	TESTL AX, AX
-	JNZ  strStop
+	JNZ  strStop32
 	ADDQ $32, BX
+strShort: // as strLoop, where the string began at CX >= BX-64
+	// Its end in these 64 bytes makes it at most 128 bytes long (with
+	// its quotes), which maxToken allows (the kernels run only with
+	// maxToken >= skipMinToken, skip.go): strStop's steps check no token
+	// length. Without a stop the string goes on in strLoop.
+	LEAQ 64(BX), AX
+	CMPQ AX, DX
+	JA   strShortTail
+	STOPS64(BX)
+	JNZ  strStop
+	ADDQ $64, BX
+strLoop: // content from src[BX] on, where a character starts: 64 bytes a step
+	LEAQ 64(BX), AX
+	CMPQ AX, DX
+	JA   strLoopTail
+	STOPS64(BX)
+	JNZ  strStopLong
+	ADDQ $64, BX
 	JMP  strLoop
-strStop: // AX: the stops in the 32 bytes from BX
+strShortTail: // fewer than 64 bytes from BX: the last 64 of src, shifted
+	STOPSTAIL(strStop)
+strLoopTail:
+	STOPSTAIL(strStopLong)
+strStopLong: // AX: the stops in the 64 bytes from BX, the string maybe long
+	// The token up to the first stop (a byte of it) must fit in maxToken:
+	// checked here, the steps after check no length. A string that ends
+	// later is longer, and is refused the same.
+	BSFQ AX, R8
+	LEAQ 1(BX)(R8*1), R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+strStop: // AX: the stops in the 64 bytes from BX (none past src's end)
+	// No string that ends from here on in the block is longer than
+	// maxToken (strShort and strStopLong say why): its end is one INCQ.
 	// The common `"key":"` and `","` go from one string to the next in
 	// the block, with its stops: R9 the block, AX the stops not yet
-	// taken. R9 and R13 are free inside a string.
+	// taken (CHAIN, below). R9 and R13 are free inside a string.
 	MOVQ BX, R9
-strStopIn: // AX: the stops after BX in the block from R9, not 0
-	BSFL AX, R8
-	LEAQ (R9)(R8*1), BX
-	CMPB (SI)(BX*1), $0x22
-	JNE  strStopByte
-	TESTL DI, DI
-	JZ   strValueStop
-	// A key ends at BX. Where ':' follows in the block (R8 at most 28,
-	// the 3 bytes after the quote read) and then '"' (or, in the skip
-	// kernel, which drops whitespace, ' ' '"'), the value's string starts
-	// there, and the key's and the value's quotes are the two least stops
-	// (':' and ' ' are none); after ':' and any other byte, value or ws
-	// goes on as colon1 would.
-	CMPL R8, $28
-	JA   strEndKey
-	CMPW 1(SI)(BX*1), $0x223A // ':' '"'
-	JNE  strKeyColon
-	TOKENEND
-	LEAQ 1(BX), CX // the value's quote
-	XORL DI, DI
-	JMP  strChain
-strKeyColon: // a key ends at BX, R8 at most 28: ':' and no '"'?
-	MOVL (SI)(BX*1), R13
-	SHRL $8, R13 // the 3 bytes after the quote
-	CMPB R13, $0x3A // ':'
-	JNE  strEndKey
-	TOKENEND
-#ifndef COPY
-	CMPL R13, $0x22203A // ':' ' ' '"'
-	JNE  strKeyColon1
-	LEAQ 2(BX), CX // the value's quote
-	XORL DI, DI
-	JMP  strChain
-strKeyColon1:
-#endif
-	INCQ BX
-	CMPB (SI)(BX*1), $0x20
-	JA   value
-	MOVL $4, R9
-	JMP  ws
-strValueStop: // a string value ends at BX: as a key, with `","` after it
-	// the next string starts, a key in an object, a value in an array,
-	// after the checkpoint that next writes.
-	CMPL R8, $29
-	JA   strEndValue
-	CMPW 1(SI)(BX*1), $0x222C // ',' '"'
-	JNE  strEndValue
-	TOKENEND
-	CHECKPOINT(R8)
-	LEAQ 1(BX), CX // the next string's quote
-	MOVL R10, DI
-	ANDL $1, DI // a key in an object
-strChain: // the two least stops taken: the next, or the block's end
-	LEAL -1(AX), R13
-	ANDL R13, AX
-	LEAL -1(AX), R13
-	ANDL R13, AX
-	JNZ  strStopIn
-	LEAQ 32(R9), BX
-	JMP  strLoop
-strStopByte: // src[BX], a stop, is no quote
-	MOVBLZX (SI)(BX*1), AX
-	JMP  strByte1
+	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, strStopByte, $60, $61, 64)
+strStop32: // strStop for the 32 bytes from BX, the first after a quote
+	MOVQ BX, R9
+	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, strStopByte32, $28, $29, 32)
 PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
