@@ -441,9 +441,22 @@ func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
 		done bool
 		err  error
 	)
-	if trusted {
+	switch {
+	case trusted:
 		i, done, err = s.SkipTrusted(src, i)
-	} else {
+	case !s.inValue && s.state == stValue:
+		// SkipValue's first case, as Members calls it (s.state stValue,
+		// a container at src[i]), written out: skipContainer's skipWhole,
+		// else value from the kernel's checkpoint. The two calls cost
+		// flow-document, whose dropped members hold small objects, 1.8 %
+		// of its instructions (callgrind).
+		j, ok, ck := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken, skipFrom{})
+		if ok {
+			s.base, s.state = s.depth, s.after()
+			return j
+		}
+		i, done, err = s.value(src, s.handOver(i, ck), false)
+	default:
 		i, done, err = s.SkipValue(src, i)
 	}
 	if !done {
