@@ -303,12 +303,7 @@ loop:
 				hs.next = next
 				goto top
 			}
-			if trusted {
-				j = s.dropTrusted(src, j)
-			} else {
-				j = s.dropValue(src, j)
-			}
-			if j < 0 {
+			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
 				hs.next = next
 				return n + 1, -j - 1, false
@@ -441,38 +436,16 @@ func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
 // Members drops, and returns the index after it. Where the skip stops short
 // (the window ends, or an error: s.dropErr), it returns -1 minus the index
 // where it stopped.
-//
-// It is SkipValue's first case, as Members calls it (s.state stValue, a
-// container at src[i]), written out: skipContainer's skipWhole, else value
-// from the kernel's checkpoint. The two calls cost flow-document, whose
-// dropped members hold small objects, 1.8 % of its instructions (callgrind).
-// dropTrusted is apart: in one function with this, its frame and spills cost
-// trusted mode 1 to 2 % of its time on flow-document and twitterescaped.
-func (s *Scanner) dropValue(src []byte, i int) int {
+func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
 	var (
 		done bool
 		err  error
 	)
-	if !s.inValue && s.state == stValue {
-		j, ok, ck := skipWhole(src, i, s.maxDepth-s.depth, s.maxToken, skipFrom{})
-		if ok {
-			s.base, s.state = s.depth, s.after()
-			return j
-		}
-		i, done, err = s.value(src, s.handOver(i, ck), false)
+	if trusted {
+		i, done, err = s.SkipTrusted(src, i)
 	} else {
-		i, done, err = s.SkipValue(src, i)
+		i, done, err = s.skipDropped(src, i)
 	}
-	if !done {
-		s.dropErr = err
-		return -i - 1
-	}
-	return i
-}
-
-// dropTrusted is dropValue in trusted mode, by SkipTrusted.
-func (s *Scanner) dropTrusted(src []byte, i int) int {
-	i, done, err := s.SkipTrusted(src, i)
 	if !done {
 		s.dropErr = err
 		return -i - 1

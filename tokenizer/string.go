@@ -74,11 +74,8 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 		case c < 0x20:
 			return i, false, s.errChar(src, i, ctxString)
 		default:
-			// Text in most scripts: 64 bytes at a time where there is a
-			// kernel, unless the string ends within 16 bytes ("such ✨",
-			// "über das"): the kernel's call costs more than such a tail
-			// takes inline.
-			if s.runs(src, i) && !quoteNear(src, i) {
+			// Text in most scripts: 64 bytes at a time where there is a kernel.
+			if s.runs(src, i) {
 				if n := stringRun(src[i:], !s.escaped); n > 0 {
 					i += n
 					continue
@@ -126,15 +123,6 @@ func (s *Scanner) str(src []byte, i int) (int, bool, error) {
 // twin).
 func (s *Scanner) runs(src []byte, i int) bool {
 	return i+64 <= len(src) && (hasAVX512 || hasAVX2 || forceTwins)
-}
-
-// quoteNear reports whether a '"' lies in the 16 bytes from src[i], which
-// holds at least 16 bytes.
-func quoteNear(src []byte, i int) bool {
-	b := src[i : i+16]
-	q0 := binary.LittleEndian.Uint64(b) ^ '"'*lsb
-	q1 := binary.LittleEndian.Uint64(b[8:]) ^ '"'*lsb
-	return ((q0-lsb)&^q0|(q1-lsb)&^q1)&msb != 0
 }
 
 // plainEnd returns the index of the first byte at or after i that is not
