@@ -444,7 +444,7 @@ func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
 	if trusted {
 		i, done, err = s.SkipTrusted(src, i)
 	} else {
-		i, done, err = s.skipDropped(src, i)
+		i, done, err = s.SkipValue(src, i)
 	}
 	if !done {
 		s.dropErr = err
