@@ -50,6 +50,7 @@ func TestDroppedContainers(t *testing.T) {
 		{"LongKeyNamed", dropMask, Config{}, `{"` + strings.Repeat("k", 70) + `":[1,}`, `error: invalid character '}' looking for beginning of value at offset 77 (/` + strings.Repeat("k", 70) + `)`},
 		{"LongKeyNotNamed", dropMask, Config{}, `{"` + strings.Repeat("k", 300) + `":[1,}`, `error: invalid character '}' looking for beginning of value at offset 307`},
 		{"Deep", dropMask, Config{MaxDepth: 6}, deep, `error: exceeded max depth 6 at offset 10 (/x)`},
+		{"DeepByOne", dropMask, Config{MaxDepth: 8}, deep, `error: exceeded max depth 8 at offset 12 (/x)`},
 		{"DeepEnough", dropMask, Config{MaxDepth: 9}, deep, `{"keep":1}`},
 		{"LongStringInside", dropMask, Config{MaxToken: 8}, `{"x":{"a":["0123456789"]},"keep":1}`, `error: a string or number longer than 8 bytes at offset 19 (/x)`},
 		{"LongNumberInside", dropMask, Config{MaxToken: 8}, `{"x":{"a":[1234567890]},"keep":1}`, `error: a string or number longer than 8 bytes at offset 19 (/x)`},

@@ -157,6 +157,9 @@ func TestMembersDrop(t *testing.T) {
 		{"Invalid", `{"x":{"a":tru},"y":1}`, 1 << 4, false, `"x":-1 at=13 err=invalid character '}' in literal true (expecting 'e') at offset 13`},
 		{"InvalidTrusted", `{"x":{"a":tru},"y":1}`, 1 << 4, true, `at=21 closed`},
 		{"Deep", `{"x":[[[[[1]]]]]}`, 1 << 4, false, `"x":-1 at=8 err=exceeded max depth 4 at offset 8`},
+		// One level past the limit (4 with the object), and one at it.
+		{"DeepByOne", `{"x":[[[[1]]]]}`, 1 << 4, false, `"x":-1 at=8 err=exceeded max depth 4 at offset 8`},
+		{"DeepAtLimit", `{"x":[[[1]]],"y":1}`, 1 << 4, false, `at=19 closed`},
 		{"Unclosed", `{"x":{"a":[1,2`, 1 << 4, false, `"x":-1 at=14`},
 		{"UnclosedTrusted", `{"x":{"a":"[1,2`, 1 << 4, true, `"x":-1 at=15`},
 	} {
