@@ -10,7 +10,7 @@
 //
 // Usage, from the bench directory:
 //
-//	go run ./cmd/report [-in results/latest.txt] [-benchstat results/benchstat.txt] [-out REPORT.md] [-chart chart.svg] [-cmd "command line"] [-unit MB/s|cpu-MB/s]
+//	go run ./cmd/report [-in results/latest.txt] [-benchstat results/benchstat.txt] [-out REPORT.md] [-chart chart.svg] [-cmd "command line"] [-unit MB/s|cpu-MB/s|proc-MB/s]
 package main
 
 import (
@@ -34,7 +34,7 @@ func main() {
 	out := flag.String("out", "REPORT.md", "markdown report `file` to write")
 	chart := flag.String("chart", "chart.svg", "SVG chart `file` to write")
 	command := flag.String("cmd", "./run.sh", "the command that produced the results, for the report")
-	flag.StringVar(&throughputUnit, "unit", throughputUnit, "throughput `unit` of the medians: MB/s (wall time) or cpu-MB/s (thread CPU time)")
+	flag.StringVar(&throughputUnit, "unit", throughputUnit, "throughput `unit` of the medians: MB/s (wall time), cpu-MB/s (the benchmark thread's CPU time) or proc-MB/s (the process's CPU time, all threads)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("report: ")

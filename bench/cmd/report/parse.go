@@ -78,8 +78,9 @@ func parse(r io.Reader) (*results, error) {
 }
 
 // throughputUnit is the unit of the throughput that the report's medians are
-// of: MB/s (wall time, as go test -bench reports it), or cpu-MB/s (the CPU
-// time of the benchmark's thread, as BenchmarkMask reports it too).
+// of: MB/s (wall time, as go test -bench reports it), cpu-MB/s (the CPU time
+// of the benchmark's thread) or proc-MB/s (the CPU time of all the process's
+// threads), as BenchmarkMask reports them too.
 var throughputUnit = "MB/s"
 
 // parseRun reads the value-unit pairs that follow the iteration count.

@@ -41,8 +41,11 @@ func markdown(r *results, m meta) []byte {
 
 	p("## Throughput\n\n")
 	p("Median %s of input (higher is better", throughputUnit)
-	if throughputUnit == "cpu-MB/s" {
+	switch throughputUnit {
+	case "cpu-MB/s":
 		p("; by the CPU time of the benchmark's thread, not wall time")
+	case "proc-MB/s":
+		p("; by the CPU time of all the process's threads, not wall time")
 	}
 	p("). `sonic-valid` and `jsonmask-valid` ")
 	p("(validation only, by sonic.Valid and by jsonmask's tokenizer), `limit:simdjson` ")
