@@ -56,15 +56,21 @@
 	MOVQ imm, AX; \
 	VPBROADCASTQ AX, z
 
+// JOIN64 sets r to the 64-bit mask of two 32-byte halves' byte masks, lo's
+// bytes low, through t, and the flags to r's (ZF: no byte set). The skip
+// and copy kernels (skip_amd64.s) use it too.
+#define JOIN64(lo, hi, r, t) \
+	VPMOVMSKB lo, r; \
+	VPMOVMSKB hi, t; \
+	SHLQ $32, t; \
+	ORQ t, r
+
 // MASK2 sets r to the mask of the block's bytes (Y0, Y1) equal to those of
 // y, through Y2, Y3 and t.
 #define MASK2(y, r, t) \
 	VPCMPEQB y, Y0, Y2; \
 	VPCMPEQB y, Y1, Y3; \
-	VPMOVMSKB Y2, r; \
-	VPMOVMSKB Y3, t; \
-	SHLQ $32, t; \
-	ORQ t, r
+	JOIN64(Y2, Y3, r, t)
 
 // BCAST fills y (whose low half is x) with the byte b, through AX.
 #define BCAST(b, x, y) \

@@ -1,6 +1,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "kernels_amd64.h"
 
 // Constants, 32 bytes each, loaded with VMOVDQU: the kernel is VEX-only
 // (bench/REPORT.md, round 5: a legacy-SSE MOVQ in a YMM kernel's prologue
@@ -259,10 +260,7 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	VPCMPGTB Y7, Y2, Y7; \
 	VPOR Y6, Y5, Y5; \
 	VPOR Y7, Y5, Y5; \
-	VPMOVMSKB Y4, AX; \
-	VPMOVMSKB Y5, R8; \
-	SHLQ $32, R8; \
-	ORQ  R8, AX
+	JOIN64(Y4, Y5, AX, R8)
 // STOPSTAIL is strLoop's step where fewer than 64 bytes remain from BX:
 // with 64 bytes in src, the block is its last 64 bytes, BX their start,
 // AX their stops from the old BX on, and it goes on at stop (no stop: the
