@@ -7,14 +7,7 @@ import "unsafe"
 //go:noescape
 func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 
-// skipWholeAVX512 is skipWholeAVX2 with the string's blocks classified by
-// opmasks (skipzmm_amd64.s); the same results.
-//
-//go:noescape
-func skipWholeAVX512(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
-
-// skipWhole is skipWholeGeneric, by the AVX-512 kernel where hasAVX512, else
-// the AVX2 one; without AVX2 or with
+// skipWhole is skipWholeGeneric, by the AVX2 kernel; without AVX2 or with
 // maxToken below skipMinToken it takes nothing, and value reads every value
 // as before (the twin alone costs more than value on some workloads:
 // bench/REPORT.md, round 6).
@@ -22,25 +15,14 @@ func skipWhole(src []byte, i, room, maxToken int, from skipFrom) (int, bool, ski
 	if !skipKernelRuns(maxToken) {
 		return 0, false, skipCheckpoint{}
 	}
-	kernel := skipWholeAVX2
-	if hasAVX512 {
-		kernel = skipWholeAVX512
-	}
-	end, pos, stack, depth := kernel(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry)
+	end, pos, stack, depth := skipWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry)
 	return end, end != 0, skipCheckpoint{pos, stack, depth}
 }
 
 //go:noescape
 func copyWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
 
-// copyWholeAVX512 is copyWholeAVX2 with the string's blocks classified by
-// opmasks (skipzmm_amd64.s); the same results.
-//
-//go:noescape
-func copyWholeAVX512(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int, dst *byte, dstCap int) (end, outLen, ckPos int, ckStack uint64, ckDepth, ckOut int)
-
-// copyWhole is skipWhole (from depth 0, or from a later window), by the same
-// kernel, that also appends the value to dst
+// copyWhole is skipWhole (from depth 0, or from a later window) that also appends the value to dst
 // without the whitespace between its tokens (SPEC O1), as value with copy
 // does: the extended dst, the index after the value and true. Or false
 // ("not mine", as skipWhole), when there is no kernel or when the value and
@@ -58,11 +40,7 @@ func copyWhole(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, i
 		return dst, 0, false, skipCheckpoint{}
 	}
 	free := dst[n:cap(dst)]
-	kernel := copyWholeAVX2
-	if hasAVX512 {
-		kernel = copyWholeAVX512
-	}
-	end, m, pos, stack, depth, out := kernel(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry, unsafe.SliceData(free), len(free))
+	end, m, pos, stack, depth, out := copyWholeAVX2(&src[0], len(src), i, min(room, maxSkipDepth), maxToken, from.stack, from.depth, from.entry, unsafe.SliceData(free), len(free))
 	if end != 0 {
 		// The last 16-byte move may have left bytes from past the value
 		// (the document's, maybe a dropped member's) after the value's

@@ -119,7 +119,6 @@ sbyte: \
 	VMOVDQU ·skipBackslashes<>(SB), Y1
 	VMOVDQU ·skipC20<>(SB), Y2
 	VMOVDQU ·skipSpaces<>(SB), Y8
-	KSETUP
 	CMPQ depth+48(FP), $0
 	JEQ  open
 	MOVQ stack+40(FP), R10 // a value an earlier window began
@@ -427,7 +426,22 @@ valueString:
 str: // a string starts at src[BX]
 	MOVQ BX, CX
 	INCQ BX
-	STRFIRST // the first bytes alone (skipdefs_amd64.h)
+	// Its first 32 bytes alone: most strings end in them, and where the
+	// next string does not follow in them, the 64 bytes of strShort cost
+	// more (bench/REPORT.md, round 10). Fewer than 32 in src: strShort.
+	LEAQ 32(BX), AX
+	CMPQ AX, DX
+	JA   strShort
+	VMOVDQU (SI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPCMPGTB Y3, Y2, Y6 // 0x20 > the byte, signed: a control byte or from 0x80
+	VPOR Y5, Y4, Y4
+	VPOR Y6, Y4, Y4
+	VPMOVMSKB Y4, AX
+	TESTL AX, AX
+	JNZ  strStop32
+	ADDQ $32, BX
 strShort: // as strLoop, where the string began at CX >= BX-64
 	// Its end in these 64 bytes makes it at most 128 bytes long (with
 	// its quotes), which maxToken allows (the kernels run only with
