@@ -20,6 +20,7 @@ type Options struct {
 // Reference masks doc with mask, the simple way. mask must be a mask that
 // compiles; an invalid document gives an error.
 func Reference(mask, doc []byte, opt Options) ([]byte, error) {
+	mask = bytes.TrimPrefix(mask, []byte(jsonwire.BOM)) // SPEC M8
 	mtree, err := decode(mask, 0)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ func TestReference(t *testing.T) {
 		{"EscapedKey", `{"\u00e9":true}`, `{"é":"\u00e9","x":1}`, `{"é":"\u00e9"}`, Options{}},
 		{"Duplicates", `{"a":true}`, `{"a":1,"a":2}`, `{"a":1,"a":2}`, Options{}},
 		{"BOMAndSpace", `{"a":true}`, "\xEF\xBB\xBF \n{\"a\":1}", `{"a":1}`, Options{}},
+		{"MaskBOM", "\xEF\xBB\xBF{\"a\":true}", `{"a":1,"b":2}`, `{"a":1}`, Options{}},
 		{"NotObject", `{"a":true}`, ` [1]`, ` [1]`, Options{}},
 		{"Arrays", `{"a":true}`, `[{"a":1,"b":2}]`, `[{"a":1}]`, Options{Arrays: true}},
 		{"NDJSON", `{"a":true}`, "{\"a\":1,\"b\":2}\n5\n", "{\"a\":1}\n5\n", Options{NDJSON: true}},
