@@ -157,7 +157,7 @@ func lastStop(p []byte) int {
 		x := binary.LittleEndian.Uint64(p[i-8:])
 		c, n := x^(ones*','), x^(ones*'\n')
 		// The high bit of each byte of c or n that is zero, exactly (no
-		// borrow runs from one byte into the next).
+		// carry runs from one byte into the next).
 		z := ^((c&low7 + low7) | c) | ^((n&low7 + low7) | n)
 		if z &= highs; z != 0 {
 			return i - 1 - bits.LeadingZeros64(z)/8
@@ -176,11 +176,12 @@ const holdMax = 512
 
 // readMax bounds the buffer that Copy and the Reader give a Read, whatever
 // the window. A Read copies into it, and on a CPU whose L1d holds the
-// buffer and the source it copies from (48 KiB on Intel Xeon), the copy
-// misses none of the buffer's lines, where, into 32 KiB, the source's lines
-// evict the buffer's before they are written: the copy of a document in
-// 16 KiB Reads takes 40 % of the time it takes in 32 KiB ones (update-center
-// 4.7 against 11.4 µs), more than the twice as many windows cost.
+// buffer and the source it copies from (48 KiB on Intel Xeon), the buffer's
+// lines stay there, where, into 32 KiB, the source's lines evict them
+// before they are written: the copy of a document in 16 KiB Reads takes
+// 40 % of the time it takes in 32 KiB ones (update-center, 4.7 against
+// 11.7 µs), more than the twice as many windows cost (bench/REPORT.md,
+// round 11).
 const readMax = 16 << 10
 
 // feed masks p and writes the output, window by window.
