@@ -13,13 +13,14 @@ func (m *Mask) stream() *stream.Stream {
 }
 
 // Copy masks the body that r yields into w, like io.Copy, and returns the
-// number of bytes written. It reads a window at a time (WithBufferSize) and
-// holds memory bounded by the window, whatever the size of the body or of any
-// one value in it (SPEC S2); it allocates nothing in steady state.
+// number of bytes written. It reads a window at a time (WithBufferSize), at
+// most 16 KiB, and holds memory bounded by the window, whatever the size of
+// the body or of any one value in it (SPEC S2); it allocates nothing in steady
+// state.
 //
 // For every way the body may be split into reads, Copy writes exactly what
 // Append returns and fails on exactly the same bodies (SPEC S1). A Read that
-// fills the window is masked up to its last comma, or a newline after it: the
+// fills its buffer is masked up to its last comma or newline: the
 // bytes after that, at most 512 and never a line's end, go in front of the
 // next Read's (a window cut between members costs less than one cut inside a
 // token). On a
@@ -37,9 +38,9 @@ func (m *Mask) Copy(w io.Writer, r io.Reader) (int64, error) {
 // http.Response.Body. Its Read returns io.EOF once the masked body is
 // complete, a *SyntaxError if the body is rejected, or r's own error as it
 // is; every later Read returns the same. Like Copy, it holds memory bounded by
-// the window size, and holds back at most 512 bytes of a Read that filled the
-// window, never a line's end, until the next. It is not safe for concurrent
-// use.
+// the window size, reads at most 16 KiB at a time, and holds back at most
+// 512 bytes of a Read that filled its buffer, never a line's end, until the
+// next. It is not safe for concurrent use.
 func (m *Mask) NewReader(r io.Reader) *Reader {
 	return &Reader{r: stream.NewReader(m.stream(), r), src: r, prog: m.prog}
 }

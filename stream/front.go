@@ -1,9 +1,10 @@
 package stream
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"sync"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -12,14 +13,16 @@ import (
 
 // Stream is a Machine with the two buffers it needs to mask from an
 // io.Reader or into an io.Writer in memory bounded by the window size
-// (SPEC S2): an input window, with room before it for the bytes that cut
-// holds back from the last one, and the output of one window, which is at
-// most the window plus the bytes of one key that may match plus a few.
+// (SPEC S2): an input buffer for Reads, at most the window and at most
+// readMax, with room before it for the bytes that cut holds back from the
+// last Read, and the output of one window, which is at most the window plus
+// the bytes of one key that may match plus a few.
 // The zero value is ready for Reset. A Stream is not safe for concurrent use.
 type Stream struct {
 	m    Machine
-	in   []byte // lead bytes of room, then the window that a Read fills
+	in   []byte // lead bytes of room, then the buffer that a Read fills: min(size, readMax)
 	lead int    // the room: the most that cut holds back, min(holdMax, size/4)
+	size int    // the window: the most that Write masks at once, and the output held before a flush
 	out  []byte
 }
 
@@ -30,11 +33,13 @@ type Stream struct {
 func (s *Stream) Reset(prog *compile.Program, cfg Config, size int) {
 	s.m.Reset(prog, cfg)
 	size = max(size, 1)
+	s.size = size
 	s.lead = min(holdMax, size/4)
-	if cap(s.in) < s.lead+size {
-		s.in = make([]byte, s.lead+size)
+	n := s.lead + min(size, readMax)
+	if cap(s.in) < n {
+		s.in = make([]byte, n)
 	}
-	s.in = s.in[:s.lead+size]
+	s.in = s.in[:n]
 	if cap(s.out) < size {
 		s.out = make([]byte, 0, size+size/8+512)
 	}
@@ -94,12 +99,13 @@ func (s *Stream) Copy(w io.Writer, r io.Reader) (int64, error) {
 	}
 }
 
-// read reads r into the window, after held, the bytes that cut held back
-// from the last window, which it moves just in front: the Read's buffer
-// starts at the same place each time, lead bytes into s.in (on Zen 3 a copy
-// into a window that moves with the bytes held costs up to a quarter more).
-// It returns what to mask now, and the bytes to hold for the next read:
-// none unless the Read filled its buffer and cut found a comma.
+// read reads r into s.in, after held, the bytes that cut held back from
+// the last Read, which it moves just in front: the Read's buffer starts at
+// the same place each time, lead bytes into s.in (on Zen 3 a copy into a
+// buffer that moves with the bytes held costs up to a quarter more). The
+// buffer is the window, but at most readMax bytes. It returns what to mask
+// now, and the bytes to hold for the next read: none unless the Read filled
+// its buffer and cut found a comma.
 func (s *Stream) read(r io.Reader, held []byte, empty *int) (now, rest []byte, err error) {
 	start := s.lead - len(held)
 	copy(s.in[start:], held)
@@ -114,10 +120,10 @@ func (s *Stream) read(r io.Reader, held []byte, empty *int) (now, rest []byte, e
 }
 
 // cut returns how many bytes of the window p to mask now, when the source
-// has more to give at once (a Read that filled the window, a Write longer
-// than it): up to and including the last comma or newline among p's last
-// limit bytes, or all of p when there is none. The rest, fewer than limit
-// bytes, goes in front of what follows.
+// has more to give at once (a Read that filled its buffer, a Write longer
+// than the window): up to and including the last comma or newline among
+// p's last limit bytes, or all of p when there is none. The rest, fewer
+// than limit bytes, goes in front of what follows.
 //
 // A window that ends just after a comma costs the Machine less than one cut
 // in the middle of a token: on citm, 32 KiB windows cut at any byte cost
@@ -129,22 +135,54 @@ func (s *Stream) read(r io.Reader, held []byte, empty *int) (now, rest []byte, e
 // masked and written before the next Read, however long that Read waits.
 func cut(p []byte, limit int) int {
 	limit = min(limit, len(p))
-	tail := p[len(p)-limit:]
-	i := bytes.LastIndexByte(tail, ',')
-	// A newline after it, searched only there: a minified body has none,
-	// and a search of all limit bytes for one cost update-center 5 % more
-	// instructions streamed (bytes.LastIndexByte steps a byte at a time).
-	if j := bytes.LastIndexByte(tail[i+1:], '\n'); j >= 0 {
-		i += 1 + j
-	}
-	if i >= 0 {
+	if i := lastStop(p[len(p)-limit:]); i >= 0 {
 		return len(p) - limit + i + 1
 	}
 	return len(p)
 }
 
+// lastStop returns the index of the last comma or newline in p, or -1. It
+// reads p backwards 8 bytes at a time, and tests each word for both bytes at
+// once: a third of the time of two byte loops (bytes.LastIndexByte, a byte
+// at a time on amd64), for a comma and then a newline after it (Intel Xeon,
+// 32 KiB windows of every workload; bench/REPORT.md, round 11).
+func lastStop(p []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		low7  = 0x7f7f7f7f7f7f7f7f
+		highs = 0x8080808080808080
+	)
+	i := len(p)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(p[i-8:])
+		c, n := x^(ones*','), x^(ones*'\n')
+		// The high bit of each byte of c or n that is zero, exactly (no
+		// carry runs from one byte into the next).
+		z := ^((c&low7 + low7) | c) | ^((n&low7 + low7) | n)
+		if z &= highs; z != 0 {
+			return i - 1 - bits.LeadingZeros64(z)/8
+		}
+	}
+	for i--; i >= 0; i-- {
+		if p[i] == ',' || p[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
 // holdMax bounds the bytes that cut holds back from a window.
 const holdMax = 512
+
+// readMax bounds the buffer that Copy and the Reader give a Read, whatever
+// the window. A Read copies into it, and on a CPU whose L1d holds the
+// buffer and the source it copies from (48 KiB on Intel Xeon), the buffer's
+// lines stay there, where, into 32 KiB, the source's lines evict them
+// before they are written: the copy of a document in 16 KiB Reads takes
+// 40 % of the time it takes in 32 KiB ones (update-center, 4.7 against
+// 11.7 µs), more than the twice as many windows cost (bench/REPORT.md,
+// round 11).
+const readMax = 16 << 10
 
 // feed masks p and writes the output, window by window.
 func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
@@ -168,15 +206,12 @@ func (s *Stream) feed(w io.Writer, p []byte, written int64) (int64, error) {
 // window returns the next window of p to mask: at most a window's size,
 // and, when more of p follows, ending after a comma where cut finds one.
 func (s *Stream) window(p []byte) []byte {
-	if len(p) <= s.size() {
+	if len(p) <= s.size {
 		return p
 	}
-	w := p[:s.size()]
+	w := p[:s.size]
 	return w[:cut(w, s.lead)]
 }
-
-// size returns the window's size.
-func (s *Stream) size() int { return len(s.in) - s.lead }
 
 // close ends the input and writes the rest of the output.
 func (s *Stream) close(w io.Writer, written int64) (int64, error) {
@@ -347,7 +382,7 @@ func (wr *Writer) Write(p []byte) (int, error) {
 		}
 		total += n
 		p = p[n:]
-		if len(s.out) >= s.size() {
+		if len(s.out) >= s.size {
 			if err := wr.Flush(); err != nil {
 				return total, err
 			}

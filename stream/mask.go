@@ -496,8 +496,14 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		m.op = opCopy // AppendValue or AppendTrusted go on across windows
 		return dst, i, nil
 	case node == compile.Keep:
+		// Masked window by window (Write), a kept container is read once
+		// (opCopy), not checked by sc and copied by cp (opCheckCopy), two
+		// scanners that both restart at every window: with opCopy, Copy
+		// ran canada-keep-all 7 % faster, citm-keep-most 3 %, twitter-keep-most
+		// 2 %, no workload slower (Intel Xeon, AVX-512, 16 KiB Reads;
+		// bench/REPORT.md, round 11). Append keeps opCheckCopy.
 		m.op = opCopy
-		if !m.cfg.Trusted && tokenizer.WideCopy() {
+		if !m.cfg.Trusted && !m.windows && tokenizer.WideCopy() {
 			m.op = opCheckCopy
 		}
 		return dst, i, nil

@@ -9,8 +9,8 @@ import (
 
 // BenchmarkWindows measures Machine.Write fed slices of the document itself
 // (no Read, no copy): the whole document in one window, windows of 256, 32
-// and 8 KiB cut at any byte, and 32 KiB windows cut as Copy cuts a full
-// Read (cut). Against BenchmarkAppend, what the windows' boundaries cost
+// and 8 KiB cut at any byte, and windows of 32, 24 and 16 KiB cut as Copy
+// cuts a full Read (cut). Against BenchmarkAppend, what the windows' boundaries cost
 // apart from the copy, and how much a cut after a comma saves. Beside
 // wall time it reports the thread's CPU time (cpu-ns/op) where the system
 // gives it.
@@ -25,6 +25,8 @@ func BenchmarkWindows(b *testing.B) {
 			{"256KiB", 256 << 10, false},
 			{"32KiB", 32 << 10, false},
 			{"32KiB-cut", 32 << 10, true},
+			{"24KiB-cut", 24 << 10, true},
+			{"16KiB-cut", 16 << 10, true},
 			{"8KiB", 8 << 10, false},
 		} {
 			b.Run("window="+c.name, func(b *testing.B) {
