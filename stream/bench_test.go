@@ -104,15 +104,20 @@ func BenchmarkWrite(b *testing.B) {
 	})
 }
 
-// rewindReader yields data and can be rewound without allocating.
+// rewindReader yields data, at most chunk bytes a Read when chunk is not 0,
+// and can be rewound without allocating.
 type rewindReader struct {
-	data []byte
-	pos  int
+	data  []byte
+	pos   int
+	chunk int
 }
 
 func (r *rewindReader) Read(p []byte) (int, error) {
 	if r.pos == len(r.data) {
 		return 0, io.EOF
+	}
+	if r.chunk > 0 {
+		p = p[:min(len(p), r.chunk)]
 	}
 	n := copy(p, r.data[r.pos:])
 	r.pos += n
