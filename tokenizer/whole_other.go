@@ -113,6 +113,7 @@ value: // a value must start at src[i], in src
 	}
 	// In an array, number ',' number, read here; numberEnd leaves a byte
 	// after the number inside src.
+numbers:
 	for stack&1 == 0 && src[i] == ',' {
 		k := i + 1
 		if k < len(src) && src[k] <= ' ' {
@@ -161,6 +162,18 @@ value: // a value must start at src[i], in src
 			goto refuse
 		}
 		i = k
+	}
+	// "],[" in an array of arrays of numbers, as in skipGo.
+	if src[i] == ']' && stack&3 == 0 && depth > 1 && i+3 < len(src) &&
+		src[i+1] == ',' && src[i+2] == '[' && (src[i+3]-'0' < 10 || src[i+3] == '-') {
+		k := i + 3
+		start = k
+		if k = numberEnd(src, k); k == 0 || k-start > maxToken {
+			o.ck, o.ckOut = skipCheckpoint{i + 1, stack >> 1, depth - 1}, o.w+i+1-o.run
+			goto refuse
+		}
+		i = k
+		goto numbers
 	}
 
 next: // after a value in a container: ',' or the closing bracket
@@ -514,6 +527,7 @@ value: // a value must start at src[i], in src
 	}
 	// In an array, number ',' number, read here; numberEnd leaves a byte
 	// after the number inside src. The checkpoint is the last number's end.
+numbers:
 	for stack&1 == 0 && src[i] == ',' {
 		k := i + 1
 		if k < len(src) && src[k] <= ' ' {
@@ -535,6 +549,20 @@ value: // a value must start at src[i], in src
 			return 0, false, skipCheckpoint{i, stack, depth}
 		}
 		i = k
+	}
+	// "],[" in an array of arrays of numbers (canada's coordinates): the
+	// array closes and the next opens at the same depth; its first number
+	// is read here. The checkpoint, when that number is not taken, is after
+	// the ']', as the grammar below would leave it.
+	if src[i] == ']' && stack&3 == 0 && depth > 1 && i+3 < len(src) &&
+		src[i+1] == ',' && src[i+2] == '[' && (src[i+3]-'0' < 10 || src[i+3] == '-') {
+		k := i + 3
+		start = k
+		if k = numberEnd(src, k); k == 0 || k-start > maxToken {
+			return 0, false, skipCheckpoint{i + 1, stack >> 1, depth - 1}
+		}
+		i = k
+		goto numbers
 	}
 
 next: // after a value in a container: ',' or the closing bracket
