@@ -14,7 +14,8 @@ import (
 // appendShort. It returns dst extended, the index after the value and true;
 // or false with skipGo's checkpoint (depth 0 when there is none, or when
 // the output up to it does not fit) and dst extended with the output up to
-// it. It never grows dst. Past the extended dst, in its capacity, it leaves
+// it. It reads src only as far as the output is sure to fit in free. It
+// never grows dst. Past the extended dst, in its capacity, it leaves
 // zeros: 16 bytes after true, all it wrote after false.
 func copyGo(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int, bool, skipCheckpoint) {
 	var (
@@ -25,6 +26,14 @@ func copyGo(dst, src []byte, i, room, maxToken int, from skipFrom) ([]byte, int,
 		seps  [8]sepRun // the whitespace last read after a ',', by depth (modulo 8)
 		o     = copyOut{n0: len(dst), free: dst[len(dst):cap(dst)], run: i}
 	)
+	// The output of src[i:j] is at most j-i bytes: read no further than
+	// what fits in free with 16 bytes to spare, as if the window ended
+	// there, so that a value whose output may not fit is refused at the
+	// last checkpoint that fits, not read to its end and then refused
+	// whole (the caller's dst is smaller than the value when streaming).
+	if lim := i + len(o.free) - 16; lim < len(src) {
+		src = src[:lim]
+	}
 	room = min(room, maxSkipDepth)
 	if from.depth > 0 {
 		stack, depth = from.stack, from.depth
