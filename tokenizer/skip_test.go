@@ -403,27 +403,32 @@ func FuzzSkipWhole(f *testing.F) {
 		f.Add(seed, uint16(0), uint16(0), uint8(0), uint8(0), []byte{})
 		f.Add(append(bytes.Clone(seed), " ,]"...), uint16(0), uint16(20), uint8(12), uint8(3), []byte{40, 7})
 	}
-	f.Fuzz(func(t *testing.T, src []byte, start, maxToken uint16, maxDepth, depth uint8, splits []byte) {
-		if len(src) == 0 {
-			return
-		}
-		a := skipArgs{src: src, i: int(start) % len(src), maxDepth: int(maxDepth), maxToken: int(maxToken)}
-		if a.src[a.i] != '{' && a.src[a.i] != '[' {
-			return
-		}
-		if a.maxDepth == 0 {
-			a.maxDepth = DefaultMaxDepth
-		}
-		a.depth = min(int(depth), a.maxDepth)
-		if a.maxToken == 0 {
-			a.maxToken = 1 << 30
-		}
-		checkSkip(t, a)
-		checkCopy(t, a)
-		checkSkipWindows(t, a, splits)
-		checkCopyWindows(t, a, splits)
-		for _, c := range splits {
-			checkSkipResume(t, a, int(c))
-		}
-	})
+	f.Fuzz(checkWhole)
+}
+
+// checkWhole is the body of FuzzSkipWhole and FuzzWholeGo: the value at
+// start (a container, or nothing is checked) by every check of skip and copy,
+// whole, over windows cut by splits and resumed at each cut.
+func checkWhole(t *testing.T, src []byte, start, maxToken uint16, maxDepth, depth uint8, splits []byte) {
+	if len(src) == 0 {
+		return
+	}
+	a := skipArgs{src: src, i: int(start) % len(src), maxDepth: int(maxDepth), maxToken: int(maxToken)}
+	if a.src[a.i] != '{' && a.src[a.i] != '[' {
+		return
+	}
+	if a.maxDepth == 0 {
+		a.maxDepth = DefaultMaxDepth
+	}
+	a.depth = min(int(depth), a.maxDepth)
+	if a.maxToken == 0 {
+		a.maxToken = 1 << 30
+	}
+	checkSkip(t, a)
+	checkCopy(t, a)
+	checkSkipWindows(t, a, splits)
+	checkCopyWindows(t, a, splits)
+	for _, c := range splits {
+		checkSkipResume(t, a, int(c))
+	}
 }

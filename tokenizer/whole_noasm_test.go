@@ -95,27 +95,5 @@ func FuzzWholeGo(f *testing.F) {
 		f.Add([]byte(c.json), uint16(0), uint16(0), uint8(0), uint8(0), []byte{})
 		f.Add([]byte(c.json+" ,]"), uint16(0), uint16(130), uint8(3), uint8(1), []byte{9, 4})
 	}
-	f.Fuzz(func(t *testing.T, src []byte, start, maxToken uint16, maxDepth, depth uint8, splits []byte) {
-		if len(src) == 0 {
-			return
-		}
-		a := skipArgs{src: src, i: int(start) % len(src), maxDepth: int(maxDepth), maxToken: int(maxToken)}
-		if a.src[a.i] != '{' && a.src[a.i] != '[' {
-			return
-		}
-		if a.maxDepth == 0 {
-			a.maxDepth = DefaultMaxDepth
-		}
-		a.depth = min(int(depth), a.maxDepth)
-		if a.maxToken == 0 {
-			a.maxToken = 1 << 30
-		}
-		checkSkip(t, a)
-		checkCopy(t, a)
-		checkSkipWindows(t, a, splits)
-		checkCopyWindows(t, a, splits)
-		for _, c := range splits {
-			checkSkipResume(t, a, int(c))
-		}
-	})
+	f.Fuzz(checkWhole)
 }
