@@ -250,6 +250,14 @@ func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
 	}
 	for done := 0; ; {
 		rest := src[done:]
+		if m.phase == phLead && !m.lineUsed && len(rest) > 0 && (rest[0] == '{' || rest[0] == '[' && m.cfg.Arrays) {
+			if out, n, ok := m.wholeLine(dst, rest); ok {
+				if dst, done = out, done+n; done == len(src) {
+					return dst, done, nil
+				}
+				continue
+			}
+		}
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
 			out, n, err := m.doc(dst, rest, false)
@@ -271,6 +279,78 @@ func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
 			return dst, done, nil
 		}
 	}
+}
+
+// wholeLine masks the NDJSON line at the start of src, a line not begun before
+// whose first byte opens the masked root, in one pass over src, not cut at
+// the line's end first: that search reads the line's bytes before the
+// machine does, out of the cache, and cost conversation-items-ndjson 6 % of
+// its time (Intel Xeon). Once the root closes, or the window ends inside it,
+// the bytes read are in L1, and a search there for a '\n' that the cut would
+// have ended the line at (whitespace inside the root) costs little.
+//
+// It returns the bytes of src consumed and true: through the line's '\n',
+// having written the line and its '\n' and moved to the next line; or all of
+// src, when the window ends inside the line (the root or the whitespace
+// after it), as doc would. It returns false, having written nothing and
+// left the machine as it found it, when the line is to be masked the usual
+// way: a '\n' inside the root, a byte after it other than whitespace, or an
+// error, which the usual way gives as the line cut at its end gives it. An
+// error stops the input, so at most one line is read twice, and for a valid
+// line the pass is the same as the usual one up to the root's end.
+func (m *Machine) wholeLine(dst, src []byte) ([]byte, int, bool) {
+	d0 := len(dst)
+	m.lineUsed, m.phase = true, phMask
+	m.sc.SetBase(m.off)
+	var (
+		i   = 1
+		err error
+	)
+	if m.sc.OpenFast(src[0] == '{') {
+		m.push(0, src[0] == '[')
+		dst = append(dst, src[0])
+	} else {
+		dst, i, err = m.start(dst, src, 0)
+	}
+	if err == nil {
+		dst, i, err = m.mask(dst, src, i)
+	}
+	switch {
+	case err != nil:
+	case m.phase == phTrail:
+		if bytes.IndexByte(src[:i], '\n') >= 0 {
+			break
+		}
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+			i++
+		}
+		if i == len(src) {
+			// The window ends before the line does: the next one goes on
+			// after the root, as after doc.
+			m.keepKey()
+			m.off += int64(i)
+			return dst, i, true
+		}
+		if src[i] != '\n' {
+			break
+		}
+		m.off += int64(i) + 1
+		m.line++
+		m.resetDoc()
+		return append(dst, '\n'), i + 1, true
+	case m.phase == phMask:
+		// The window ends inside the root: what doc does then.
+		if bytes.IndexByte(src, '\n') >= 0 || m.sc.TokenOpen() && m.sc.CheckToken(len(src)) != nil {
+			break
+		}
+		m.keepKey()
+		m.off += int64(len(src))
+		return dst, len(src), true
+	}
+	m.err = nil
+	m.cp.Reset(math.MaxInt)
+	m.resetDoc()
+	return dst[:d0], 0, false
 }
 
 // Close ends the input: it checks that the document is complete and appends
