@@ -324,7 +324,7 @@ func (m *Machine) wholeLine(dst, src []byte) ([]byte, int, bool) {
 	switch {
 	case err != nil:
 	case m.phase == phTrail:
-		if bytes.IndexByte(src[:i], '\n') >= 0 {
+		if hasNewline(src[:i]) {
 			break
 		}
 		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
@@ -346,7 +346,7 @@ func (m *Machine) wholeLine(dst, src []byte) ([]byte, int, bool) {
 		return append(dst, '\n'), i + 1, true
 	case m.phase == phMask:
 		// The window ends inside the root: what doc does then.
-		if bytes.IndexByte(src, '\n') >= 0 || m.sc.TokenOpen() && m.sc.CheckToken(len(src)) != nil {
+		if hasNewline(src) || m.sc.TokenOpen() && m.sc.CheckToken(len(src)) != nil {
 			break
 		}
 		m.keepKey()
