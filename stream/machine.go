@@ -444,7 +444,9 @@ func (m *Machine) doc(dst, src []byte, final bool) ([]byte, int, error) {
 	if err != nil {
 		return dst, i, err
 	}
-	m.keepKey()
+	if !final {
+		m.keepKey() // the document's last window needs no key after it
+	}
 	m.off += int64(len(src))
 	return dst, len(src), nil
 }
