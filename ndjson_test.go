@@ -60,3 +60,61 @@ func TestNDJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestNDJSONOnePass pins what the machine does where it masks a line in one
+// pass over the window, not cut at its '\n' first (stream's wholeLine): a
+// '\n' inside the root (whitespace to JSON, in trusted mode inside a string
+// too), bytes after the root, whitespace after it up to the '\n' or the end,
+// and lines after them, give what cutting first gives, in every mode and
+// with every option that changes the root's pass.
+func TestNDJSONOnePass(t *testing.T) {
+	for _, c := range []struct {
+		name, in, want string
+		opts           []jsonmask.Option
+		errLine        int64
+	}{
+		{name: "NewlineInRoot", in: "{\"id\":1}\n{\"id\"\n:2}\n", errLine: 2},
+		{name: "NewlineInRootValidAcross", in: "{\"id\":1,\n\"x\":2}\n", errLine: 1},
+		{name: "NewlineInKeptContainer", in: "{\"id\":[1,\n2]}\n{\"id\":3}\n", errLine: 1},
+		{name: "NewlineInDroppedContainer", in: "{\"x\":{\"a\":\n1},\"id\":1}\n", errLine: 1},
+		{name: "NewlineInStringTrusted", in: "{\"id\":\"a\nb\"}\n", opts: []jsonmask.Option{jsonmask.WithTrustedInput(true)}, errLine: 1},
+		{name: "NewlineInDroppedStringTrusted", in: "{\"id\":1}\n{\"x\":\"a\nb\",\"id\":2}\n", opts: []jsonmask.Option{jsonmask.WithTrustedInput(true)}, errLine: 2},
+		{name: "BytesAfterRoot", in: "{\"id\":1}\n{\"id\":2} x\n{\"id\":3}\n", errLine: 2},
+		{name: "SecondRootOnLine", in: "{\"id\":1}{\"id\":2}\n", errLine: 1},
+		{name: "WhitespaceAfterRoot", in: "{\"id\":1} \t\r \n{\"id\":2}\t\r", want: "{\"id\":1}\n{\"id\":2}\n"},
+		{name: "RootThenBlankLines", in: "{\"id\":1}\n\n\n{\"x\":0}", want: "{\"id\":1}\n\n\n{}\n"},
+		{name: "LineCutShort", in: "{\"id\":1}\n{\"id\":[1,2", errLine: 2},
+		{name: "LeadThenRoot", in: "{\"id\":1}\n \t{\"id\":2}\n", want: "{\"id\":1}\n{\"id\":2}\n"},
+		{name: "ArrayLine", in: "[{\"id\":1,\"x\":2},{\"id\":3}]\n{\"id\":4}\n", opts: []jsonmask.Option{jsonmask.WithArrays(true)},
+			want: "[{\"id\":1},{\"id\":3}]\n{\"id\":4}\n"},
+		{name: "ArrayLinePassed", in: "[{\"id\":1,\"x\":2}]\n{\"id\":4}\n", want: "[{\"id\":1,\"x\":2}]\n{\"id\":4}\n"},
+		{name: "ArrayLineNewline", in: "[{\"id\":1},\n{\"id\":3}]\n", opts: []jsonmask.Option{jsonmask.WithArrays(true)}, errLine: 1},
+		{name: "StrictAfterRoot", in: "{\"id\":1}\n7\n", opts: []jsonmask.Option{jsonmask.WithStrict(true)}, errLine: 2},
+		{name: "TokenLimit", in: "{\"id\":1}\n{\"id\":\"abcdefghijkl\"}\n", opts: []jsonmask.Option{jsonmask.WithMaxTokenSize(8)}, errLine: 2},
+		{name: "InputLimit", in: "{\"id\":1}\n{\"id\":2,\"x\":3}\n", opts: []jsonmask.Option{jsonmask.WithMaxInputSize(14)}, want: "{\"id\":1}\n{", errLine: -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := jsonmask.MustCompile(`{"id":true}`, append([]jsonmask.Option{jsonmask.WithNDJSON(true)}, c.opts...)...)
+			for _, mode := range maskModes {
+				out, err := mode.mask(m, []byte(c.in))
+				if c.errLine == 0 {
+					if err != nil || string(out) != c.want {
+						t.Errorf("%s: %q, %v; want %q", mode.name, out, err, c.want)
+					}
+					continue
+				}
+				if c.errLine < 0 {
+					// The limit: what came before it is masked and written.
+					if !errors.Is(err, jsonmask.ErrInputTooLarge) || mode.name != "Writer/Random" && string(out) != c.want {
+						t.Errorf("%s: %q, err = %v, want %q and ErrInputTooLarge", mode.name, out, err, c.want)
+					}
+					continue
+				}
+				var se *jsonmask.SyntaxError
+				if !errors.As(err, &se) || se.Line != c.errLine {
+					t.Errorf("%s: %q, err = %v, want a *SyntaxError on line %d", mode.name, out, err, c.errLine)
+				}
+			}
+		})
+	}
+}

@@ -152,6 +152,7 @@ func (p *picker) object(sb *strings.Builder, t maskTree, depth int) {
 func FuzzCanary(f *testing.F) {
 	for _, seed := range []string{"\x03\x01\x00\x01\x02\x05", "\x02\x00\x01\x01\x00\x03\x02\x01\x04", "\xff\xfe\x13\x07\x01\x02\x03\x04\x05\x06\x07\x08"} {
 		f.Add([]byte(seed), []byte{3, 0, 7}, uint8(0), uint16(0))
+		f.Add([]byte(seed), []byte{5, 1}, uint8(optNDJSON), uint16(7))
 	}
 	f.Fuzz(func(t *testing.T, choices, splits []byte, flags uint8, damage uint16) {
 		p := &picker{b: choices}
@@ -161,6 +162,11 @@ func FuzzCanary(f *testing.F) {
 		var dsb strings.Builder
 		p.object(&dsb, parseMask(mask), 3)
 		doc := []byte(dsb.String())
+		if flags&optNDJSON != 0 {
+			// Two lines: damage in the first, a '\n' in a dropped value
+			// among it, is met where the machine masks a line in one pass.
+			doc = append(append(doc, '\n'), doc...)
+		}
 		switch {
 		case damage == 0:
 		case damage&1 == 0: // cut short
@@ -170,7 +176,7 @@ func FuzzCanary(f *testing.F) {
 				doc[at+1] = "\x01\xff\xc3\n"[int(damage>>1)%4]
 			}
 		}
-		opts, _ := options(flags &^ optNDJSON &^ optArrays)
+		opts, _ := options(flags &^ optArrays)
 		m, err := jsonmask.Compile([]byte(mask), opts...)
 		if err != nil {
 			t.Fatalf("mask %s: %v", mask, err)

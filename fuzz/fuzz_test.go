@@ -105,6 +105,20 @@ func validOutput(out []byte) bool {
 	return validJSON(out)
 }
 
+// ndjsonSeeds are inputs of several lines, for the fuzz targets' NDJSON
+// mode.
+var ndjsonSeeds = []string{
+	"{\"keep\":1,\"x\":{\"a\":[1,2]}}\n{\"x\":\"s\",\"keep\":[1]}\n\n[1]\n{\"keep\":{\"a\":1}}\r\n",
+	"{\"keep\":1,\n\"x\":2}\n{\"keep\":2}\n",
+	"{\"keep\":1}\n{\"x\":{\"a\":\n1},\"keep\":2}\n",
+	"{\"keep\":1} x\n{\"keep\":2}\n",
+	"{\"keep\":1}{\"keep\":2}\n",
+	"{\"keep\":\"a\nb\"}\n{\"x\":\"c\nd\",\"keep\":3}\n",
+	"\xEF\xBB\xBF{\"keep\":1}\n {\"keep\":2} \t\r\n{\"obj\":{\"a\":1,\"b\":2}}",
+	"[{\"keep\":1,\"x\":2},{\"keep\":3}]\n{\"keep\":4}\n[{\"keep\":5},\n{}]\n",
+	"{\"keep\":1}\n{\"keep\":[1,2",
+}
+
 func FuzzMask(f *testing.F) {
 	masks, inputs := conformanceSeeds(f)
 	suite := suiteSeeds(f)
@@ -166,6 +180,14 @@ func FuzzMask(f *testing.F) {
 		"{\"rows\" : [ " + strings.Repeat("{\n  \"text\" : \"1 m\",\n  \"value\" : 4489862,\n  \"status\" : \"OK\"\n}, ", 4) + "{\"text\" : 12345678901234567}]}",
 	} {
 		f.Add([]byte(in), []byte(`{"rows":{"text":true,"status":true,"d":{"text":true}}}`), []byte{byte(3*i + 1), 2}, uint8(11*i))
+	}
+	// NDJSON, whose lines the machine masks in one pass over the window
+	// where the line opens the root: a '\n' inside the root, bytes after
+	// it, whitespace after it, a line cut short, the lines after them.
+	for i, in := range ndjsonSeeds {
+		for _, flags := range []uint8{optNDJSON, optNDJSON | optTrusted, optNDJSON | optArrays} {
+			f.Add([]byte(in), []byte(`{"keep":true,"obj":{"a":true}}`), []byte{byte(5*i + 1), 3, byte(flags)}, flags)
+		}
 	}
 	f.Fuzz(func(t *testing.T, doc, mask, splits []byte, flags uint8) {
 		opts, ref := options(flags)

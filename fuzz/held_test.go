@@ -39,6 +39,9 @@ func FuzzHeld(f *testing.F) {
 	} {
 		f.Add([]byte(in), []byte(`{"keep":true,"k":{"a":true}}`), uint8(7*i+5), uint8(3*i))
 	}
+	for i, in := range ndjsonSeeds {
+		f.Add([]byte(in), []byte(`{"keep":true,"obj":{"a":true}}`), uint8(3*i+1), uint8(optNDJSON|i%2*optTrusted))
+	}
 	f.Fuzz(func(t *testing.T, doc, mask []byte, window, flags uint8) {
 		opts, _ := options(flags)
 		m, err := jsonmask.Compile(mask, append(opts, jsonmask.WithBufferSize(1+int(window%64)))...)
