@@ -644,7 +644,7 @@ func (t *headTable) name() uint64 {
 // depth: the heads of an object's first len(h) members, and the place of the
 // next member in the object being read.
 type memberHeads struct {
-	h    [32]memberHead // 32: tweets have ~25 members, their users ~40
+	h    [64]memberHead // 64: tweets have ~25 members, their users ~40, flow-document's flows ~75
 	next int
 }
 
