@@ -12,7 +12,7 @@
 // 32 from where the loop stopped) by the window's last 32 bytes, with the
 // flags of those before the loop's end shifted off. VEX only, VZEROUPPER
 // before RET. This file sorts after skip_amd64.s and strrun*.s, so the
-// linker places it after their kernels, which keep their addresses.
+// linker places it after their kernels, which keep their phases (mod 64).
 TEXT ·plainRunAVX2(SB), NOSPLIT, $0-40
 	MOVQ src_base+0(FP), SI
 	MOVQ src_len+8(FP), DX
