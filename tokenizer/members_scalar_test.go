@@ -37,35 +37,74 @@ func memberScalars() []string {
 func TestMembersScalars(t *testing.T) {
 	var s, ref Scanner // reused: the heads they learn are kept
 	for _, v := range memberScalars() {
-		for _, after := range []string{`,"b":1}`, `}`, ` }`, "\n}", `]`, `:`, `x`, `"`, `,` + strings.Repeat(" ", 20) + `"b":1}`} {
-			doc := []byte(`{"a":` + v + after)
-			for _, trusted := range []bool{false, true} {
-				for _, limit := range []int{0, len(v), len(v) - 1} {
-					if limit > 0 && limit < 3 {
-						continue // shorter than the key, "a"
+		checkMemberScalar(t, &s, &ref, v, memberAfters)
+	}
+}
+
+// memberAfters are what follows the value in checkMemberScalar's documents.
+var memberAfters = []string{`,"b":1}`, `}`, ` }`, "\n}", `]`, `:`, `x`, `"`, `,` + strings.Repeat(" ", 20) + `"b":1}`}
+
+// memberLongStrings are string values of 15 to 100 bytes, which Members reads
+// a word at a time for their first 16 bytes and then by plainRun, 32 bytes a
+// step: plain, and with what ends plain text (an escape, an escaped quote,
+// non-ASCII text, a control byte, invalid UTF-8, the quote) at every place.
+func memberLongStrings() []string {
+	var vs []string
+	for _, n := range []int{15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 49, 63, 64, 65, 80, 100} {
+		plain := strings.Repeat("https://builds.apache.org/job/", 4)[:n]
+		vs = append(vs, `"`+plain+`"`, `"`+plain)
+		for p := 0; p < n; p++ {
+			for _, special := range []string{`\n`, `\"`, `\u00e9`, "é", "\x01", "\x1f", "\x7f", "\xff", "\xc3", `"`} {
+				vs = append(vs, `"`+plain[:p]+special+plain[p:]+`"`)
+			}
+		}
+	}
+	return vs
+}
+
+// TestMembersLongStrings is TestMembersScalars for memberLongStrings, with
+// each kernel set (plainRun's kernel and its twin) and more room after the
+// value, so that the window holds the 48 bytes past the string's start that
+// the kernel's path asks for, or not, at every cut.
+func TestMembersLongStrings(t *testing.T) {
+	eachKernelSet(t, func(t *testing.T) {
+		var s, ref Scanner
+		for _, v := range memberLongStrings() {
+			checkMemberScalar(t, &s, &ref, v, []string{`,"b":1}`, `}`, "\n}", `,` + strings.Repeat(" ", 60) + `"b":1}`})
+		}
+	})
+}
+
+// checkMemberScalar checks, for the document {"a":v followed by each of
+// afters, cut at every length, in both modes and with a limit on tokens at
+// the value's length and one byte shorter, that Members ends the value
+// where scalarEnd does.
+func checkMemberScalar(t *testing.T, s, ref *Scanner, v string, afters []string) {
+	t.Helper()
+	for _, after := range afters {
+		doc := []byte(`{"a":` + v + after)
+		for _, trusted := range []bool{false, true} {
+			for _, limit := range []int{0, len(v), len(v) - 1} {
+				if limit > 0 && limit < 3 {
+					continue // shorter than the key, "a"
+				}
+				for cut := 6; cut <= len(doc); cut++ {
+					src := doc[:cut]
+					s.Reset(0)
+					s.SetMaxToken(limit)
+					ref.Reset(0)
+					ref.SetMaxToken(limit)
+					if _, err := s.Open(src, 0); err != nil {
+						t.Fatal(err)
 					}
-					for cut := 6; cut <= len(doc); cut++ {
-						src := doc[:cut]
-						s.Reset(0)
-						s.SetMaxToken(limit)
-						ref.Reset(0)
-						ref.SetMaxToken(limit)
-						if _, err := s.Open(src, 0); err != nil {
-							t.Fatal(err)
-						}
-						var spans [4]MemberSpan
-						n, _, _ := s.Members(src, 1, spans[:], trusted, ^uint64(0), nil)
-						want := ref.scalarEnd(src, 5, trusted)
-						got := 0
-						if n > 0 {
-							got = spans[0].ValueEnd
-						}
-						if n == 0 {
-							t.Fatalf("%q (trusted %v, limit %d): no span", src, trusted, limit)
-						}
-						if got != want {
-							t.Fatalf("%q (trusted %v, limit %d): Members ends the value at %d, scalarEnd at %d", src, trusted, limit, got, want)
-						}
+					var spans [4]MemberSpan
+					n, _, _ := s.Members(src, 1, spans[:], trusted, ^uint64(0), nil)
+					want := ref.scalarEnd(src, 5, trusted)
+					if n == 0 {
+						t.Fatalf("%q (trusted %v, limit %d): no span", src, trusted, limit)
+					}
+					if got := spans[0].ValueEnd; got != want {
+						t.Fatalf("%q (trusted %v, limit %d): Members ends the value at %d, scalarEnd at %d", src, trusted, limit, got, want)
 					}
 				}
 			}
