@@ -332,11 +332,17 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4
-// The skip kernel's pads: 41, 57 and 42 bytes; the copy kernel's PADSTR is
-// its own (below), its PADUTF8 and PADEND are these.
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
-#define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
+// The skip kernel's pads: 56, 67 and 42 bytes; the copy kernel's PADSTR is
+// its own (below), its PADUTF8 and PADEND are these. Round 12 grew PADSTR
+// by the 15 bytes of CHAIN's sbyte steps (utf8Chain jumps from the chain)
+// and PADUTF8 by the 10 of strNext's test for a byte from 0x80.
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
+#define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
+// PADTAIL ends each kernel (after utf8Chain32, unreached): 28 bytes here,
+// 8 in the copy kernel, which keep the next function's phase
+// (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -420,11 +426,13 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// The copy kernel's PADSTR: 37 bytes.
+// The copy kernel's PADSTR: 52 bytes.
 #undef PADSTR
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
+#undef PADTAIL
+#define PADTAIL INT3X8
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

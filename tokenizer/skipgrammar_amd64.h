@@ -4,7 +4,7 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
-// PADNUM, PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines
+// PADNUM, PADSTR, PADUTF8, PADEND and PADTAIL are padding that skip_amd64.s defines
 // per kernel (it says why); nothing runs them.
 
 // CHAIN is strStop's steps on the block of n bytes (32 or 64) from R9,
@@ -567,13 +567,11 @@ strTail: // fewer than 32 bytes remain: a byte at a time
 	JEQ  strEscape
 	INCQ BX
 	JMP  strTail
-strNext: // after an escape or a UTF-8 sequence: another, or back to the loop
+strNext: // after an escape or a UTF-8 sequence: another escape, or back to the loop
+	// (a byte from 0x80 too: strLoop's block check, utf8Chain, takes it)
 	CMPQ BX, DX
 	JAE  fail
-	MOVBLZX (SI)(BX*1), AX
-	CMPB AL, $0x80
-	JAE  utf8Block
-	CMPB AL, $0x5C
+	CMPB (SI)(BX*1), $0x5C
 	JEQ  strEscape
 	JMP  strLoop
 
@@ -1011,15 +1009,18 @@ utf8Chain: // src[BX], the first stop of strStop's block (R9, 64 bytes) that is 
 	ORQ  R8, R13
 	NOTQ R13
 	ANDQ R13, AX // the stops left
-	JZ   utf8ChainNext
+	MOVL $64, R13
 	BSFQ AX, R8
+	CMOVQEQ R13, R8 // the first (64: none)
+	CMPQ R8, $61
+	JAE  utf8ChainNext
 	LEAQ 1(R9)(R8*1), R8
 	SUBQ CX, R8
 	CMPQ R8, maxToken+32(FP)
 	JA   fail
 	JMP  strStopIn
-utf8ChainNext: // the string goes on past the block
-	LEAQ 64(R9), BX
+utf8ChainNext: // none, or in the last 3 bytes (most often a cut lead): the next block from it
+	LEAQ (R9)(R8*1), BX
 	JMP  strLoop
 utf8ChainEnd: // in the block's last 3 bytes
 	LEAQ 64(R9), R13
@@ -1046,11 +1047,16 @@ utf8Chain32: // utf8Chain for strStop32's block (R9, 32 bytes: the string began 
 	VPMOVMSKB Y5, R13
 	NOTQ R13
 	ANDQ R13, AX // the stops left
-	JNZ  strStopIn32
-	LEAQ 32(R9), BX
+	MOVL $32, R13
+	BSFQ AX, R8
+	CMOVQEQ R13, R8 // the first (32: none)
+	CMPQ R8, $29
+	JB   strStopIn32
+	LEAQ (R9)(R8*1), BX // none, or in the last 3 bytes: strShort from it
 	JMP  strShort
 utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
 	LEAQ 32(R9), R13
 	CMPQ R13, DX
 	JAE  utf8ChainExact
 	JMP  strShort
+PADTAIL
