@@ -182,12 +182,13 @@ GLOBL ·skipC05<>(SB), RODATA|NOPTR, $32
 
 // skipCut is, by byte, the greatest byte that no lead cut by the end of 32
 // bytes is: 0xEF, 0xDF and 0xBF for the last three (a 4-, 3- or 2-byte
-// lead there), 0xFF before.
+// lead there), 0xFF before. Its last 32 bytes are not read: 64 keep the
+// tables after it at their offsets mod 64.
 DATA ·skipCut<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+8(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+16(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+24(SB)/8, $0xbfdfefffffffffff
-GLOBL ·skipCut<>(SB), RODATA|NOPTR, $32
+GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
 
 // UTF8KEEP sets out's high bits where the 32 bytes in cur are from 0x80
 // and no lead that their end cuts (with no flag in them, such a lead is
