@@ -77,6 +77,11 @@ func FuzzKernels(f *testing.F) {
 		"{\"k\" :\n\t[ 1 , \"x y\" , {\"z\" : \"{[}]\"} ] }   after",
 		`{"long":"` + string(bytes.Repeat([]byte(`ab\"cd\\`), 40)) + `"}` + "tail",
 		`["` + strings.Repeat(`\u65e5\u672c `, 12) + `\u12G4", "` + strings.Repeat(`\n\/é`, 20) + `"]`,
+		// UTF-8 cut by the value kernels' blocks (utf8Chain): a 3-byte
+		// sequence across the first 32 bytes' end, a 4-byte one across
+		// the next 64's, a lead cut by a quote, a surrogate.
+		`{"k":"` + strings.Repeat("x", 30) + "日本語" + strings.Repeat("テキスト", 6) + `","n":"` + strings.Repeat("y", 60) + "😀😀" + `"}`,
+		`{"k":"` + strings.Repeat("日本", 10) + "\xe6\x97" + `","n":"` + "\xed\xa0\x80" + strings.Repeat("語", 30) + `"}`,
 	} {
 		f.Add([]byte(seed), []byte{63, 0, 130}, false, uint16(0))
 		f.Add([]byte(seed), []byte{}, true, uint16(1000))

@@ -153,6 +153,52 @@ GLOBL ·skipC05<>(SB), RODATA|NOPTR, $32
 	VPMOVMSKB Y6, reg; \
 	NOTL reg
 
+// UTF8ERR sets Y6 to the lookup check's flags (UTF8BLOCK's, as bytes: not
+// 0 where flagged) for the 32 bytes in cur, with Y4 the 32 bytes from 16
+// before cur (the bytes before cur; VPERM2I128 $0x28 for ASCII before). It
+// clobbers Y4, Y5, Y11 and Y12; the tables are read from memory.
+#define UTF8ERR(cur) \
+	VPALIGNR $15, Y4, cur, Y5; \
+	VPALIGNR $14, Y4, cur, Y6; \
+	VPALIGNR $13, Y4, cur, Y4; \
+	VPSRLW $4, Y5, Y11; \
+	VPAND ·skipNibble<>(SB), Y11, Y11; \
+	VBROADCASTI128 ·skipByte1High<>(SB), Y12; \
+	VPSHUFB Y11, Y12, Y11; \
+	VPAND ·skipNibble<>(SB), Y5, Y12; \
+	VBROADCASTI128 ·skipByte1Low<>(SB), Y5; \
+	VPSHUFB Y12, Y5, Y12; \
+	VPAND Y12, Y11, Y11; \
+	VPSRLW $4, cur, Y12; \
+	VPAND ·skipNibble<>(SB), Y12, Y12; \
+	VBROADCASTI128 ·skipByte2High<>(SB), Y5; \
+	VPSHUFB Y12, Y5, Y12; \
+	VPAND Y12, Y11, Y11; \
+	VPSUBUSB ·skipC60<>(SB), Y6, Y6; \
+	VPSUBUSB ·skipC70<>(SB), Y4, Y4; \
+	VPOR Y4, Y6, Y6; \
+	VPAND ·skipC80<>(SB), Y6, Y6; \
+	VPXOR Y11, Y6, Y6
+
+// skipCut is, by byte, the greatest byte that no lead cut by the end of 32
+// bytes is: 0xEF, 0xDF and 0xBF for the last three (a 4-, 3- or 2-byte
+// lead there), 0xFF before. Its last 32 bytes are not read: 64 keep the
+// tables after it at their offsets mod 64.
+DATA ·skipCut<>+0(SB)/8, $0xffffffffffffffff
+DATA ·skipCut<>+8(SB)/8, $0xffffffffffffffff
+DATA ·skipCut<>+16(SB)/8, $0xffffffffffffffff
+DATA ·skipCut<>+24(SB)/8, $0xbfdfefffffffffff
+GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
+
+// UTF8KEEP sets out's high bits where the 32 bytes in cur are from 0x80
+// and no lead that their end cuts (with no flag in them, such a lead is
+// in the last 3). It clobbers Y12.
+#define UTF8KEEP(cur, out) \
+	VPSUBUSB ·skipCut<>(SB), cur, out; \
+	VPXOR Y12, Y12, Y12; \
+	VPCMPEQB Y12, out, out; \
+	VPAND cur, out, out
+
 // skipMasks from +16-n is the mask of n bytes out of 16.
 DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
@@ -287,11 +333,17 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define INT3X1 BYTE $0xcc
 #define INT3X4 LONG $0xcccccccc
 #define INT3X8 INT3X4; INT3X4
-// The skip kernel's pads: 41, 57 and 42 bytes; the copy kernel's PADSTR is
-// its own (below), its PADUTF8 and PADEND are these.
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
-#define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1
+// The skip kernel's pads: 56, 67 and 42 bytes; the copy kernel's PADSTR is
+// its own (below), its PADUTF8 and PADEND are these. Round 12 grew PADSTR
+// by the 15 bytes of CHAIN's sbyte steps (utf8Chain jumps from the chain)
+// and PADUTF8 by the 10 of strNext's test for a byte from 0x80.
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
+#define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
+// PADTAIL ends each kernel (after utf8Chain32, unreached): 28 bytes here,
+// 8 in the copy kernel, which keep the next function's phase
+// (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -375,11 +427,13 @@ ldone:
 // (kept as R14 less the run's start until fail): with "not mine", the
 // bytes written may end before it (the run from its start up to ckPos not
 // yet appended) or after it.
-// The copy kernel's PADSTR: 37 bytes.
+// The copy kernel's PADSTR: 52 bytes.
 #undef PADSTR
-#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
+#define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
+#undef PADTAIL
+#define PADTAIL INT3X8
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

@@ -367,6 +367,12 @@ func skipSeeds(tb testing.TB) [][]byte {
 	for _, q := range utf8Sequences {
 		seeds = append(seeds, []byte(`["`+strings.Repeat("日本", 3)+q.seq+strings.Repeat("語", 12)+`"]`))
 	}
+	every := 0
+	utf8BlockDocs(func(doc string, _ bool) { // UTF-8 at every offset of the blocks (skip_utf8block_test.go)
+		if every++; every%61 == 0 {
+			seeds = append(seeds, []byte(doc))
+		}
+	})
 	for _, in := range strInserts { // the member chains and the \u runs (skip_str8_test.go)
 		seeds = append(seeds,
 			[]byte(`{"ab":"cd","e":"`+in.seq+`","fg": "h`+in.seq+`", "i": 1,"j":["k","`+in.seq+`"]}`),

@@ -4,7 +4,7 @@
 // argument offsets of its frame, the runs appended at each whitespace
 // (COPYRUN) and at the end, and the output's length kept with the
 // checkpoint. Everything else is the same instructions in both.
-// PADNUM, PADSTR, PADUTF8 and PADEND are padding that skip_amd64.s defines
+// PADNUM, PADSTR, PADUTF8, PADEND and PADTAIL are padding that skip_amd64.s defines
 // per kernel (it says why); nothing runs them.
 
 // CHAIN is strStop's steps on the block of n bytes (32 or 64) from R9,
@@ -20,8 +20,9 @@
 // a value in an array, after the checkpoint that next writes. The chain
 // takes the two least stops and goes on at the next, or at the block's
 // end to strShort: the string begun in the block ends within 128 bytes
-// of its quote or goes on in strLoop. in, colon, colon1, vstop, chain and
-// sbyte are the copy's labels.
+// of its quote or goes on in strLoop. in, colon, colon1, vstop and chain
+// are the copy's labels; a stop that is no quote goes to sbyte (utf8Chain
+// or utf8Chain32, with AX the stops not yet taken).
 #ifdef KEYSPACE
 #undef KEYSPACE
 #undef CHAIN
@@ -82,10 +83,7 @@ chain: \
 	ANDQ R13, AX; \
 	JNZ  in; \
 	LEAQ n(R9), BX; \
-	JMP  strShort; \
-sbyte: \
-	MOVBLZX (SI)(BX*1), AX; \
-	JMP  strByte1
+	JMP  strShort
 
 #ifdef COPY
 	MOVQ $0, ckPos+96(FP)
@@ -481,10 +479,10 @@ strStop: // AX: the stops in the 64 bytes from BX (none past src's end)
 	// the block, with its stops: R9 the block, AX the stops not yet
 	// taken (CHAIN, below). R9 and R13 are free inside a string.
 	MOVQ BX, R9
-	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, strStopByte, $60, $61, 64)
+	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, utf8Chain, $60, $61, 64)
 strStop32: // strStop for the 32 bytes from BX, the first after a quote
 	MOVQ BX, R9
-	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, strStopByte32, $28, $29, 32)
+	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, utf8Chain32, $28, $29, 32)
 PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
@@ -569,13 +567,11 @@ strTail: // fewer than 32 bytes remain: a byte at a time
 	JEQ  strEscape
 	INCQ BX
 	JMP  strTail
-strNext: // after an escape or a UTF-8 sequence: another, or back to the loop
+strNext: // after an escape or a UTF-8 sequence: another escape, or back to the loop
+	// (a byte from 0x80 too: strLoop's block check, utf8Chain, takes it)
 	CMPQ BX, DX
 	JAE  fail
-	MOVBLZX (SI)(BX*1), AX
-	CMPB AL, $0x80
-	JAE  utf8Block
-	CMPB AL, $0x5C
+	CMPB (SI)(BX*1), $0x5C
 	JEQ  strEscape
 	JMP  strLoop
 
@@ -974,3 +970,93 @@ fail:
 	MOVQ $0, end+64(FP)
 #endif
 	RET
+
+utf8Chain: // src[BX], the first stop of strStop's block (R9, 64 bytes) that is no quote; AX the stops from it
+	// A backslash or a control byte as strByte1. A byte from 0x80 starts
+	// a character (every byte before it in the block is ASCII: the chain
+	// takes quotes only) and stops no more: the block's UTF-8 is checked
+	// at once by the lookups (UTF8ERR, the bytes before R9 taken as ASCII:
+	// R9 starts a character, or STOPSTAIL's block holds bytes before BX
+	// that may only add flags). No flag: the stops from 0x80 are dropped,
+	// but for a lead that the block's end cuts (UTF8KEEP), where the chain
+	// comes back (the block's last 3 bytes): the next block starts at it
+	// (strLoop), or, at src's end, utf8Block decides. A flag: utf8Block
+	// from BX, the exact path. The token up to the first stop left must
+	// fit in maxToken (strStopLong checked an earlier stop). R8 and R13
+	// are free inside a string.
+	MOVBLZX (SI)(BX*1), R8
+	CMPB R8, $0x5C
+	JEQ  strEscape
+	CMPB R8, $0x80
+	JB   fail // a control byte
+	LEAQ 61(R9), R13
+	CMPQ BX, R13
+	JAE  utf8ChainEnd
+	VMOVDQU 32(SI)(R9*1), Y3
+	VMOVDQU 16(SI)(R9*1), Y4
+	UTF8ERR(Y3)
+	VMOVDQU Y6, Y13
+	VMOVDQU (SI)(R9*1), Y7
+	VPERM2I128 $0x28, Y7, Y7, Y4
+	UTF8ERR(Y7)
+	VPOR Y13, Y6, Y6
+	VPTEST Y6, Y6
+	JNZ  utf8ChainExact
+	UTF8KEEP(Y3, Y5)
+	VPMOVMSKB Y5, R13
+	SHLQ $32, R13
+	VPMOVMSKB Y7, R8
+	ORQ  R8, R13
+	NOTQ R13
+	ANDQ R13, AX // the stops left
+	MOVL $64, R13
+	BSFQ AX, R8
+	CMOVQEQ R13, R8 // the first (64: none)
+	CMPQ R8, $61
+	JAE  utf8ChainNext
+	LEAQ 1(R9)(R8*1), R8
+	SUBQ CX, R8
+	CMPQ R8, maxToken+32(FP)
+	JA   fail
+	JMP  strStopIn
+utf8ChainNext: // none, or in the last 3 bytes (most often a cut lead): the next block from it
+	LEAQ (R9)(R8*1), BX
+	JMP  strLoop
+utf8ChainEnd: // in the block's last 3 bytes
+	LEAQ 64(R9), R13
+	CMPQ R13, DX
+	JB   strLoop
+utf8ChainExact: // R8 = src[BX], from 0x80
+	MOVL R8, AX
+	JMP  utf8Block
+utf8Chain32: // utf8Chain for strStop32's block (R9, 32 bytes: the string began at CX >= R9-1)
+	MOVBLZX (SI)(BX*1), R8
+	CMPB R8, $0x5C
+	JEQ  strEscape
+	CMPB R8, $0x80
+	JB   fail // a control byte
+	LEAQ 29(R9), R13
+	CMPQ BX, R13
+	JAE  utf8Chain32End
+	VMOVDQU (SI)(R9*1), Y3
+	VPERM2I128 $0x28, Y3, Y3, Y4
+	UTF8ERR(Y3)
+	VPTEST Y6, Y6
+	JNZ  utf8ChainExact
+	UTF8KEEP(Y3, Y5)
+	VPMOVMSKB Y5, R13
+	NOTQ R13
+	ANDQ R13, AX // the stops left
+	MOVL $32, R13
+	BSFQ AX, R8
+	CMOVQEQ R13, R8 // the first (32: none)
+	CMPQ R8, $29
+	JB   strStopIn32
+	LEAQ (R9)(R8*1), BX // none, or in the last 3 bytes: strShort from it
+	JMP  strShort
+utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
+	LEAQ 32(R9), R13
+	CMPQ R13, DX
+	JAE  utf8ChainExact
+	JMP  strShort
+PADTAIL
