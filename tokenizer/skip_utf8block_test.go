@@ -46,13 +46,17 @@ func utf8BlockDocs(each func(doc string, valid bool)) {
 // the block, STOPSTAIL's last 64 bytes): the verdict is utf8.ValidString's,
 // and the checkpoints the twin's.
 func TestSkipUTF8Blocks(t *testing.T) {
+	step := 1
+	if testing.Short() {
+		step = 7 // -race -short: every 7th cut (13 s whole, without the race detector)
+	}
 	utf8BlockDocs(func(doc string, valid bool) {
 		a := skipArgs{src: []byte(doc), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
 		if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
 			t.Fatalf("skipWhole(%q) = %d %v, want valid %v", doc, end, ok, valid)
 		}
 		checkCopy(t, a)
-		for cut := max(1, len(doc)-80); cut < len(doc); cut++ {
+		for cut := max(1, len(doc)-80); cut < len(doc); cut += step {
 			a.src = []byte(doc[:cut])
 			if _, ok := checkSkip(t, a); ok {
 				t.Fatalf("skipWhole(%q) took a cut value", a.src)
