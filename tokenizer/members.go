@@ -303,7 +303,20 @@ loop:
 				hs.next = next
 				goto top
 			}
-			if j = s.dropValue(src, j, trusted); j < 0 {
+			// Skipped as SkipValue's skipContainer would, with no call
+			// between the loop and the kernel: most dropped containers
+			// are small ({"x": "a", "y": [1, 2, 3]}), and the layers
+			// down to it cost as much as the kernel takes to read one.
+			if !trusted && !s.inValue && skipKernelRuns(s.maxToken) {
+				if end, pos, stack, depth := dropWhole(src, j, min(s.maxDepth-s.depth, maxSkipDepth), s.maxToken); end != 0 {
+					s.base, s.state, j = s.depth, stNext, end
+				} else {
+					j = s.dropRest(src, j, skipCheckpoint{pos, stack, depth})
+				}
+			} else {
+				j = s.dropValue(src, j, trusted)
+			}
+			if j < 0 {
 				sp.ValueEnd = -1
 				hs.next = next
 				return n + 1, -j - 1, false
@@ -462,6 +475,18 @@ func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
 	} else {
 		i, done, err = s.SkipValue(src, i)
 	}
+	if !done {
+		s.dropErr = err
+		return -i - 1
+	}
+	return i
+}
+
+// dropRest is dropValue for the container at src[i], not trusted, that
+// dropWhole did not take: value from its checkpoint ck, or from i, as
+// skipContainer goes on.
+func (s *Scanner) dropRest(src []byte, i int, ck skipCheckpoint) int {
+	i, done, err := s.value(src, s.handOver(i, ck), false)
 	if !done {
 		s.dropErr = err
 		return -i - 1
