@@ -303,19 +303,7 @@ loop:
 				hs.next = next
 				goto top
 			}
-			// Skipped as SkipValue's skipContainer would, with no call
-			// between the loop and the kernel: most dropped containers
-			// are small ({"x": "a", "y": [1, 2, 3]}), and the layers
-			// down to it cost as much as the kernel takes to read one.
-			if !trusted && !s.inValue && skipKernelRuns(s.maxToken) {
-				if end, pos, stack, depth := dropWhole(src, j, min(s.maxDepth-s.depth, maxSkipDepth), s.maxToken); end != 0 {
-					s.base, s.state, j = s.depth, stNext, end
-				} else {
-					j = s.dropRest(src, j, skipCheckpoint{pos, stack, depth})
-				}
-			} else {
-				j = s.dropValue(src, j, trusted)
-			}
+			j = s.dropValue(src, j, trusted)
 			if j < 0 {
 				sp.ValueEnd = -1
 				hs.next = next
@@ -465,7 +453,23 @@ func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
 // Members drops, and returns the index after it. Where the skip stops short
 // (the window ends, or an error: s.dropErr), it returns -1 minus the index
 // where it stopped.
+//
+// A container not trusted is skipped as SkipValue's skipContainer would,
+// with the kernel called from here (dropWhole, inlined): most dropped
+// containers are small ({"x": "a", "y": [1, 2, 3]}), and the four calls
+// down to it (SkipValue, skipContainer, skipWhole) cost as much as the
+// kernel takes to read one. Written in Members' loop instead, the call
+// saves a few instructions more but changes how the loop's registers are
+// allocated: apache +1 % (bench/REPORT.md, round 12, drop12).
 func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
+	if !trusted && !s.inValue && skipKernelRuns(s.maxToken) {
+		end, pos, stack, depth := dropWhole(src, i, min(s.maxDepth-s.depth, maxSkipDepth), s.maxToken)
+		if end != 0 {
+			s.base, s.state = s.depth, stNext
+			return end
+		}
+		return s.dropRest(src, i, skipCheckpoint{pos, stack, depth})
+	}
 	var (
 		done bool
 		err  error

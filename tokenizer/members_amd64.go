@@ -5,8 +5,8 @@ package tokenizer
 import "unsafe"
 
 // dropWhole is skipWhole for a container that Members drops, at src[i] with
-// no value scan under way (skipFrom{}): the kernel called straight from the
-// member loop, small enough to inline there. Its caller checks
+// no value scan under way (skipFrom{}): the kernel called straight from
+// dropValue, small enough to inline there. Its caller checks
 // skipKernelRuns first. end is 0 where the kernel did not take the
 // container ("not mine"); then pos, stack and depth are its checkpoint.
 // room is at most maxSkipDepth; src[i] is in src.
