@@ -303,8 +303,7 @@ loop:
 				hs.next = next
 				goto top
 			}
-			j = s.dropValue(src, j, trusted)
-			if j < 0 {
+			if j = s.dropValue(src, j, trusted); j < 0 {
 				sp.ValueEnd = -1
 				hs.next = next
 				return n + 1, -j - 1, false
@@ -459,9 +458,10 @@ func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
 //
 // A container not trusted is skipped as SkipValue's skipContainer would,
 // with the kernel called from here (dropWhole, inlined): most dropped
-// containers are small ({"x": "a", "y": [1, 2, 3]}), and the four calls
-// down to it (SkipValue, skipContainer, skipWhole) cost as much as the
-// kernel takes to read one. Written in Members' loop instead, the call
+// containers are small ({"x": "a", "y": [1, 2, 3]}), and the three calls
+// that stood between (SkipValue, skipContainer, skipWhole) cost about 80
+// instructions a container where the kernel takes 185 (flow-document,
+// callgrind); dropValue's own share is now about 35. Written in Members' loop instead, the call
 // saves a few instructions more but changes how the loop's registers are
 // allocated: apache +1 % (bench/REPORT.md, round 12, drop12).
 func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
