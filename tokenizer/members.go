@@ -316,7 +316,10 @@ loop:
 			// a number of digits alone ("0", "4489862") or a literal
 			// followed by ',', '}', ']' or whitespace, are read here;
 			// anything else by scalarEnd, whose call costs more than
-			// such a scalar takes to read. Those strings end where the
+			// such a scalar takes to read; a number that is not digits
+			// alone (flow-document's 0.8653962447851803, -3) by
+			// numberScalarEnd, where scalarEnd would send it: one call
+			// fewer (callgrind flow -0.6 %). Those strings end where the
 			// trusted scans end them, and those numbers and literals
 			// where they need: the same in both modes.
 			k := 0
@@ -346,7 +349,7 @@ loop:
 			case c-'1' < 9 && j <= len(src)-9:
 				// k is j+8 when the word is all digits.
 				if k = j + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(src[j:])))>>3; !scalarStop[src[k]] || k-j > s.maxToken {
-					k = s.scalarEnd(src, j, trusted)
+					k = s.numberScalarEnd(src, j, trusted)
 				}
 			case c == 't' || c == 'n' || c == 'f':
 				// A literal, followed by what ends it in both modes.
@@ -354,7 +357,7 @@ loop:
 					k = s.scalarEnd(src, j, trusted)
 				}
 			default:
-				k = s.scalarEnd(src, j, trusted)
+				k = s.numberScalarEnd(src, j, trusted)
 			}
 			if k == 0 {
 				s.state = stValue
@@ -452,7 +455,24 @@ func (s *Scanner) SetSiblings(on bool) { s.siblings = on }
 // Members drops, and returns the index after it. Where the skip stops short
 // (the window ends, or an error: s.dropErr), it returns -1 minus the index
 // where it stopped.
+//
+// A container not trusted is skipped as SkipValue's skipContainer would,
+// with the kernel called from here (dropWhole, inlined): most dropped
+// containers are small ({"x": "a", "y": [1, 2, 3]}), and the three calls
+// that stood between (SkipValue, skipContainer, skipWhole) cost about 80
+// instructions a container where the kernel takes 185 (flow-document,
+// callgrind); dropValue's own share is now about 35. Written in Members' loop instead, the call
+// saves a few instructions more but changes how the loop's registers are
+// allocated: apache +1 % (bench/REPORT.md, round 12, drop12).
 func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
+	if !trusted && !s.inValue && skipKernelRuns(s.maxToken) {
+		end, pos, stack, depth := dropWhole(src, i, min(s.maxDepth-s.depth, maxSkipDepth), s.maxToken)
+		if end != 0 {
+			s.base, s.state = s.depth, stNext
+			return end
+		}
+		return s.dropRest(src, i, skipCheckpoint{pos, stack, depth})
+	}
 	var (
 		done bool
 		err  error
@@ -462,6 +482,18 @@ func (s *Scanner) dropValue(src []byte, i int, trusted bool) int {
 	} else {
 		i, done, err = s.SkipValue(src, i)
 	}
+	if !done {
+		s.dropErr = err
+		return -i - 1
+	}
+	return i
+}
+
+// dropRest is dropValue for the container at src[i], not trusted, that
+// dropWhole did not take: value from its checkpoint ck, or from i, as
+// skipContainer goes on.
+func (s *Scanner) dropRest(src []byte, i int, ck skipCheckpoint) int {
+	i, done, err := s.value(src, s.handOver(i, ck), false)
 	if !done {
 		s.dropErr = err
 		return -i - 1
