@@ -43,9 +43,7 @@ func TestNDJSON(t *testing.T) {
 			for _, mode := range maskModes {
 				out, err := mode.mask(m, []byte(c.in))
 				if c.errLine == 0 {
-					if err != nil || string(out) != c.want {
-						t.Errorf("%s: %q, %v; want %q", mode.name, out, err, c.want)
-					}
+					wantNDJSON(t, mode.name, out, err, c.want)
 					continue
 				}
 				var se *jsonmask.SyntaxError
@@ -98,9 +96,7 @@ func TestNDJSONOnePass(t *testing.T) {
 			for _, mode := range maskModes {
 				out, err := mode.mask(m, []byte(c.in))
 				if c.errLine == 0 {
-					if err != nil || string(out) != c.want {
-						t.Errorf("%s: %q, %v; want %q", mode.name, out, err, c.want)
-					}
+					wantNDJSON(t, mode.name, out, err, c.want)
 					continue
 				}
 				if c.errLine < 0 {
@@ -116,5 +112,13 @@ func TestNDJSONOnePass(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// wantNDJSON reports, for the mode named, an error or output other than want.
+func wantNDJSON(t *testing.T, mode string, out []byte, err error, want string) {
+	t.Helper()
+	if err != nil || string(out) != want {
+		t.Errorf("%s: %q, %v; want %q", mode, out, err, want)
 	}
 }
