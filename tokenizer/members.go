@@ -344,7 +344,7 @@ loop:
 				if k < len(src) && src[k] == '"' && k-j < s.maxToken {
 					k++
 				} else {
-					k = s.stringEnd(src, j, k, trusted)
+					k = s.stringValueEnd(src, j, k, trusted)
 				}
 			case c-'1' < 9 && j <= len(src)-9:
 				// k is j+8 when the word is all digits.
