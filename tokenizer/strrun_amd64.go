@@ -30,10 +30,17 @@ func stringRun(src []byte, stopBackslash bool) int {
 // the rest at once, and the closing quote where it stops ends the string:
 // two calls where stringEnd, stringRest, str and stringRun made five, about
 // 280 instructions a string on flow-document (drop12). Anything else (the
-// window or the blocks end, an error, trusted mode, the twins) goes on by
-// stringEnd from where the kernel stopped, a character's start.
+// window or the blocks end, an error, the twins) goes on by stringEnd from
+// where the kernel stopped, a character's start. In trusted mode the string
+// ends where quotedEnd ends it, as in stringEnd.
 func (s *Scanner) stringValueEnd(src []byte, i, j int, trusted bool) int {
-	if !trusted && j <= len(src)-64 && !forceTwins {
+	if trusted { // as stringEnd: one call fewer
+		if j = quotedEnd(src, j); j == 0 || j-i > s.maxToken {
+			return 0
+		}
+		return j
+	}
+	if j <= len(src)-64 && !forceTwins {
 		blocks := min((len(src)-j)>>6, maxKernelBlocks)
 		switch {
 		case hasAVX512:
