@@ -327,7 +327,9 @@ loop:
 			case c == '"':
 				// Its first 16 bytes a word at a time, as plainEnd; a
 				// string that goes on past them (URLs, names, text)
-				// by the kernel, 32 bytes a step (plainRun).
+				// by the kernel, 32 bytes a step (plainRun); one that
+				// is not plain (a byte from 0x80, a backslash) by the
+				// string kernel, from stringValueEnd.
 				if k = j + 1; k <= len(src)-48 {
 					if m := stringStops(binary.LittleEndian.Uint64(src[k:])); m != 0 {
 						k += bits.TrailingZeros64(m) >> 3
