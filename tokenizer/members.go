@@ -327,7 +327,9 @@ loop:
 			case c == '"':
 				// Its first 16 bytes a word at a time, as plainEnd; a
 				// string that goes on past them (URLs, names, text)
-				// by the kernel, 32 bytes a step (plainRun).
+				// by the kernel, 32 bytes a step (plainRun); one that
+				// is not plain (a byte from 0x80, a backslash) by the
+				// string kernel, from stringValueEnd.
 				if k = j + 1; k <= len(src)-48 {
 					if m := stringStops(binary.LittleEndian.Uint64(src[k:])); m != 0 {
 						k += bits.TrailingZeros64(m) >> 3
@@ -344,7 +346,7 @@ loop:
 				if k < len(src) && src[k] == '"' && k-j < s.maxToken {
 					k++
 				} else {
-					k = s.stringEnd(src, j, k, trusted)
+					k = s.stringValueEnd(src, j, k, trusted)
 				}
 			case c-'1' < 9 && j <= len(src)-9:
 				// k is j+8 when the word is all digits.

@@ -111,3 +111,38 @@ func checkMemberScalar(t *testing.T, s, ref *Scanner, v string, afters []string)
 		}
 	}
 }
+
+// memberTextStrings are string values that are not plain from their first
+// stops on: text in most scripts, escaped text, and each with what ends a
+// string early (an escaped quote, a control byte, invalid UTF-8, a cut
+// sequence or escape, the quote) at every place of a 2- to 70-byte text.
+func memberTextStrings() []string {
+	var vs []string
+	for _, text := range []string{"über in", "日本語のテキストです。日本語", `\u3042\u3044\u3046\u3048\u304a\u304b`, "a\\nb\\tc \\\"q\\\" é"} {
+		for len(text) < 70 {
+			text += text
+		}
+		for _, n := range []int{2, 7, 15, 16, 17, 33, 63, 64, 65, 70} {
+			t := text[:n]
+			vs = append(vs, `"`+t+`"`, `"é`+t+`"`, `"\\`+t+`"`)
+			for p := 0; p <= n; p += 3 {
+				for _, special := range []string{`\"`, "\x01", "\xff", "\xc3", "\xe6\x97", `\u00`, `\x`, `"`} {
+					vs = append(vs, `"`+t[:p]+special+t[p:]+`"`)
+				}
+			}
+		}
+	}
+	return vs
+}
+
+// TestMembersTextStrings is TestMembersScalars for memberTextStrings, with
+// each kernel set and a block of room after the value, so that Members
+// hands them to the string kernel at once (stringValueEnd) at most cuts.
+func TestMembersTextStrings(t *testing.T) {
+	eachKernelSet(t, func(t *testing.T) {
+		var s, ref Scanner
+		for _, v := range memberTextStrings() {
+			checkMemberScalar(t, &s, &ref, v, []string{`,` + strings.Repeat(" ", 70) + `"b":1}`, `}`})
+		}
+	})
+}
