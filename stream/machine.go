@@ -120,7 +120,7 @@ type input struct {
 // prog first, so the gain is the code's alignment, not the data's, and a later
 // change to members may move it.
 type lookups struct {
-	l    [64]lookup
+	l    [256]lookup
 	prog uint64
 	// desc, per object node below len(desc), the members whose object
 	// values Scanner.Members may open itself (descents).
