@@ -43,6 +43,11 @@ var shapeOdd = []struct{ name, el string }{
 	{"EscapedKeptKey", `{"dist\u0061nce":{"t\u0065xt":"1 m","value":1},"duration":{"text":"2 s","v\u0061lue":2},"abcdefghijklm\u006e":{"text":"a","value":3},"status":"OK","z\u007a":"` + shapeCanary + `"}`},
 	{"EscapedOtherKey", `{"distanc\u0066":{"text":"` + shapeCanary + `"},"duration":{"t\u0065xu":"` + shapeCanary + `"},"status":"OK"}`},
 	{"LongValues", `{"distance":{"text":"a text of more than sixteen bytes","value":1234567890123},"duration":{"text":"2 s","value":2},"status":"a status of more than sixteen bytes"}`},
+	// Values on both sides of 16 and 64 bytes, quotes counted: moveShort,
+	// descended's moves of up to 64 bytes, keepSpan.
+	{"ValueLengths16", `{"distance":{"text":"` + strings.Repeat("a", 14) + `","value":1},"duration":{"text":"` + strings.Repeat("b", 15) + `","value":2},"status":"` + strings.Repeat("c", 30) + `","zz":"` + shapeCanary + `"}`},
+	{"ValueLengths64", `{"distance":{"text":"` + strings.Repeat("a", 62) + `","value":1},"duration":{"text":"` + strings.Repeat("b", 63) + `","value":2},"status":"` + strings.Repeat("c", 47) + `","zz":"` + shapeCanary + `","zy":"` + strings.Repeat(shapeCanary, 16) + `"}`},
+	{"ValueLengthsLong", `{"distance":{"text":"` + strings.Repeat("a", 200) + `","value":12345678901234567890},"duration":{"text":"` + strings.Repeat("b", 48) + `","value":0.8653962447851803},"status":"` + strings.Repeat("c", 46) + `","zz":"` + shapeCanary + `"}`},
 	{"Nested", `{"distance":{"text":{"a":[1,{"b":2}]},"value":{"v":"` + shapeCanary + `"}},"duration":{"text":[],"value":[{"c":"` + shapeCanary + `"}]},"status":"OK"}`},
 }
 
