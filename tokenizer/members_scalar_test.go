@@ -53,11 +53,7 @@ func memberLongStrings() []string {
 	for _, n := range []int{15, 16, 17, 23, 24, 31, 32, 33, 47, 48, 49, 63, 64, 65, 80, 100} {
 		plain := strings.Repeat("https://builds.apache.org/job/", 4)[:n]
 		vs = append(vs, `"`+plain+`"`, `"`+plain)
-		for p := 0; p < n; p++ {
-			for _, special := range []string{`\n`, `\"`, `\u00e9`, "é", "\x01", "\x1f", "\x7f", "\xff", "\xc3", `"`} {
-				vs = append(vs, `"`+plain[:p]+special+plain[p:]+`"`)
-			}
-		}
+		vs = withSpecials(vs, plain, 1, n-1, []string{`\n`, `\"`, `\u00e9`, "é", "\x01", "\x1f", "\x7f", "\xff", "\xc3", `"`})
 	}
 	return vs
 }
@@ -125,11 +121,18 @@ func memberTextStrings() []string {
 		for _, n := range []int{2, 7, 15, 16, 17, 33, 63, 64, 65, 70} {
 			t := text[:n]
 			vs = append(vs, `"`+t+`"`, `"é`+t+`"`, `"\\`+t+`"`)
-			for p := 0; p <= n; p += 3 {
-				for _, special := range []string{`\"`, "\x01", "\xff", "\xc3", "\xe6\x97", `\u00`, `\x`, `"`} {
-					vs = append(vs, `"`+t[:p]+special+t[p:]+`"`)
-				}
-			}
+			vs = withSpecials(vs, t, 3, n, []string{`\"`, "\x01", "\xff", "\xc3", "\xe6\x97", `\u00`, `\x`, `"`})
+		}
+	}
+	return vs
+}
+
+// withSpecials appends to vs the string values of text with each of specials
+// put at every step-th place from 0 to last.
+func withSpecials(vs []string, text string, step, last int, specials []string) []string {
+	for p := 0; p <= last; p += step {
+		for _, special := range specials {
+			vs = append(vs, `"`+text[:p]+special+text[p:]+`"`)
 		}
 	}
 	return vs
