@@ -201,3 +201,17 @@ func shortStep(src []byte) int {
 	}
 	return q
 }
+
+// escClass is the class of c that the string kernels find by two table
+// lookups, on the high and the low nibble, where they check escapes:
+// escClassHigh[c>>4] & escClassLow[c&15]. Its low four bits are not all 0
+// exactly when c may follow a backslash ('"', '\\', '/', 'b', 'f', 'n', 'r',
+// 't', 'u'), bits 4 and 5 exactly when c is a hex digit, and bit 7 exactly
+// when c is 'u' (TestEscClass). The kernels hold the same 32 bytes
+// (strrun_amd64.s, strrun2_amd64.s).
+func escClass(c byte) byte { return escClassHigh[c>>4] & escClassLow[c&15] }
+
+var (
+	escClassHigh = [16]byte{2: 0x01, 3: 0x10, 4: 0x20, 5: 0x02, 6: 0x24, 7: 0x88}
+	escClassLow  = [16]byte{0x10, 0x30, 0x3d, 0x30, 0x38, 0xb8, 0x34, 0x10, 0x10, 0x10, 0xc: 0x02, 0xe: 0x04, 0xf: 0x01}
+)

@@ -313,3 +313,22 @@ func FuzzStringShort(f *testing.F) {
 		checkStringRun(t, doc)
 	})
 }
+
+// TestEscClass checks the escape classes of the string kernels' table
+// lookups against simpleEscape and hexVal, for every byte, and the tables
+// against the kernels' copies: stringRun's kernels and twin agree only if
+// those are the same bytes (TestStringRun).
+func TestEscClass(t *testing.T) {
+	for c := range 256 {
+		k := escClass(byte(c))
+		if esc, want := k&0x0f != 0, simpleEscape[c] || c == 'u'; esc != want {
+			t.Errorf("%q: may follow a backslash %v, want %v", rune(c), esc, want)
+		}
+		if hex, want := k&0x30 != 0, hexVal[c] >= 0; hex != want {
+			t.Errorf("%q: hex %v, want %v", rune(c), hex, want)
+		}
+		if u := k&0x80 != 0; u != (c == 'u') {
+			t.Errorf("%q: 'u' %v", rune(c), u)
+		}
+	}
+}
