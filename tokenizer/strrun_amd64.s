@@ -183,6 +183,12 @@ runEnd:
 	MOVQ R11, n+24(FP)
 	VZEROUPPER
 	RET
+	// 32 int3 bytes that no jump reaches: they keep plainRunAVX2, which the
+	// linker places after this function (tail_amd64.s), at 32 mod 64, where
+	// it was before round 13 made this function and strrun2_amd64.s's
+	// shorter (escClass) and added stringShortAVX2 and stringShortAVX512.
+	LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc
+	LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc
 
 // The UTF-8 lookup tables of stringRunGeneric (utf8Byte1High, utf8Byte1Low,
 // utf8Byte2High), 16 bytes each.
