@@ -234,7 +234,7 @@ loop:
 			// The key, whole: plain in the loop, escaped or not ASCII by str.
 			if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
 				j++
-			} else if j, escaped = s.stringRest(src, j); j == 0 {
+			} else if j, escaped = s.keyRest(src, j); j == 0 {
 				break
 			}
 			ke = j

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -148,4 +149,55 @@ func TestMembersTextStrings(t *testing.T) {
 			checkMemberScalar(t, &s, &ref, v, []string{`,` + strings.Repeat(" ", 70) + `"b":1}`, `}`})
 		}
 	})
+}
+
+// TestMembersTextKeys: Members ends a key that is not plain (memberTextStrings
+// as keys, with a block of room after it, so that keyRest hands it to
+// stringShort) where the byte loops do, with the same Escaped, under each
+// kernel set, wherever the window ends; and, whole, where Next ends it.
+func TestMembersTextKeys(t *testing.T) {
+	type result struct {
+		n, at      int
+		start, end int
+		escaped    bool
+	}
+	var scanners [4]Scanner // one a set, reused: the heads they learn are kept
+	members := func(src []byte, k kernelSet) (r result) {
+		withKernels(k, func() {
+			s := &scanners[slices.Index(kernelSets, k)]
+			s.Reset(0)
+			if _, err := s.Open(src, 0); err != nil {
+				t.Fatal(err)
+			}
+			var spans [4]MemberSpan
+			r.n, r.at, _ = s.Members(src, 1, spans[:], false, ^uint64(0), nil)
+			if r.n > 0 {
+				r.start, r.end, r.escaped = spans[0].KeyStart, spans[0].KeyEnd, spans[0].Escaped
+			}
+		})
+		return r
+	}
+	for _, v := range memberTextStrings() {
+		doc := []byte(`{` + v + `:1,` + strings.Repeat(" ", 70) + `"b":1}`)
+		var s Scanner
+		s.Reset(0)
+		if _, i, err := s.Next(doc, 0); err == nil {
+			if tok, _, err := s.Next(doc, i); err == nil && doc[tok.End] == ':' {
+				if r := members(doc, kernelsAVX2); r.n == 0 || r.end != tok.End || r.escaped != tok.Escaped {
+					t.Fatalf("%q: Members %+v, Next ends the key at %d, escaped %v", doc, r, tok.End, tok.Escaped)
+				}
+			}
+		}
+		for cut := 2; cut <= len(doc); cut++ {
+			want := members(doc[:cut], kernelsNone)
+			for _, k := range kernelSets[1:] {
+				if !k.available() {
+					continue
+				}
+				if got := members(doc[:cut], k); got != want {
+					t.Fatalf("%s: %q cut at %d: Members %+v, byte loops %+v", k.name, doc, cut, got, want)
+				}
+			}
+		}
+	}
 }

@@ -1,6 +1,10 @@
 package tokenizer
 
-import "math/bits"
+import (
+	"bytes"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // stringRunGeneric checks string content 64 bytes at a time, from src[0], a
 // byte inside a string that starts a character (no backslash escapes it, it
@@ -153,4 +157,61 @@ var (
 		u8TooLong | u8Overlong2 | u8TwoConts | u8Surrogate | u8TooLarge,
 		u8TooShort, u8TooShort, u8TooShort, u8TooShort,
 	}
+)
+
+// shortReach is how far stringShort's first step looks for a string's
+// closing quote.
+const shortReach = 32
+
+// stringShortGeneric is stringRunGeneric, with a first step for a short
+// string: when src holds a whole block and the first quote in
+// src[:shortReach] ends content that is valid with no escape (no backslash,
+// no control byte, valid UTF-8; SPEC V1), it returns that quote's index, as
+// stringRunGeneric would (whatever stopBackslash); otherwise it goes on as
+// stringRunGeneric. So the result is stringRunGeneric's; the step only costs
+// the kernels (stringShortAVX2, stringShortAVX512) fewer instructions for a
+// value or key of a few words in most scripts ("über in", a name), which
+// stringRun checked as a whole block.
+//
+// It is the Go twin of those kernels, fuzzed against them (FuzzStringRun).
+func stringShortGeneric(src []byte, stopBackslash bool) int {
+	if len(src) >= 64 {
+		if q := shortStep(src[:shortReach]); q >= 0 {
+			return q
+		}
+	}
+	return stringRunGeneric(src, stopBackslash)
+}
+
+// shortStep returns the index of the first quote in src when the content
+// before it is valid with no escape, and -1 otherwise. The kernels run the
+// same check on UTF-8 as stringRunGeneric; utf8.Valid is the same test.
+func shortStep(src []byte) int {
+	q := bytes.IndexByte(src, '"')
+	if q < 0 {
+		return -1
+	}
+	for _, c := range src[:q] {
+		if c == '\\' || c < 0x20 {
+			return -1
+		}
+	}
+	if !utf8.Valid(src[:q]) {
+		return -1
+	}
+	return q
+}
+
+// escClass is the class of c that the string kernels find by two table
+// lookups, on the high and the low nibble, where they check escapes:
+// escClassHigh[c>>4] & escClassLow[c&15]. Its low four bits are not all 0
+// exactly when c may follow a backslash ('"', '\\', '/', 'b', 'f', 'n', 'r',
+// 't', 'u'), bits 4 and 5 exactly when c is a hex digit, and bit 7 exactly
+// when c is 'u' (TestEscClass). The kernels hold the same 32 bytes
+// (strrun_amd64.s, strrun2_amd64.s).
+func escClass(c byte) byte { return escClassHigh[c>>4] & escClassLow[c&15] }
+
+var (
+	escClassHigh = [16]byte{2: 0x01, 3: 0x10, 4: 0x20, 5: 0x02, 6: 0x24, 7: 0x88}
+	escClassLow  = [16]byte{0x10, 0x30, 0x3d, 0x30, 0x38, 0xb8, 0x34, 0x10, 0x10, 0x10, 0xc: 0x02, 0xe: 0x04, 0xf: 0x01}
 )

@@ -39,40 +39,22 @@
 	VPMOVMSKB Y4, reg; \
 	NOTL reg
 
-// ESCCHARS sets out to the bytes of in that may follow a backslash:
-// '"', '\\', '/', 'b', 'f', 'n', 'r', 't' and 'u'. It clobbers Y2.
-#define ESCCHARS(in, out) \
-	VPCMPEQB Y12, in, out; \
-	VPCMPEQB Y13, in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2slash<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2b<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2f<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2n<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2r<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2t<>(SB), in, Y2; \
-	VPOR Y2, out, out; \
-	VPCMPEQB s2u<>(SB), in, Y2; \
-	VPOR Y2, out, out
+// ESCCLASS sets out to the escape classes of in's bytes (escClass): two
+// lookups, by the high nibble in Y4 and by the low one in Y5. It clobbers
+// Y2 and Y3.
+#define ESCCLASS(in, out) \
+	VPSRLW $4, in, Y2; \
+	VPAND Y8, Y2, Y2; \
+	VPSHUFB Y2, Y4, Y2; \
+	VPAND Y8, in, Y3; \
+	VPSHUFB Y3, Y5, Y3; \
+	VPAND Y3, Y2, out
 
-// HEX sets out to the hexadecimal digits of in: c-'0' <= 9, or
-// (c|0x20)-'a' <= 5, unsigned (x <= k exactly when min(x, k) == x). It
-// clobbers Y2 and Y3.
-#define HEX(in, out) \
-	VPSUBB s2c30<>(SB), in, Y2; \
-	VPMINUB s2c09<>(SB), Y2, Y3; \
-	VPCMPEQB Y3, Y2, out; \
-	VPOR s2c20<>(SB), in, Y2; \
-	VPSUBB s2c61<>(SB), Y2, Y2; \
-	VPMINUB s2c05<>(SB), Y2, Y3; \
-	VPCMPEQB Y3, Y2, Y3; \
-	VPOR Y3, out, out
-
+// CLASSBIT sets the sign bit of each byte of out whose class in in has a bit
+// of mask set (mask+top is 0x80 for the least of them, and below 0x80 for 0).
+#define CLASSBIT(in, mask, top, out) \
+	VPAND mask, in, out; \
+	VPADDB top, out, out
 
 // func stringRunAVX2(src *byte, blocks int, stopBackslash bool) (n int)
 //
@@ -196,16 +178,17 @@ runStopsSoFar:
 
 	// Escapes: the byte after a backslash must be one that may follow it,
 	// and the four after \u hex digits.
-	ESCCHARS(Y0, Y6)
-	ESCCHARS(Y1, Y7)
-	JOIN(Y6, Y7, AX) // the bytes that may follow a backslash
+	VBROADCASTI128 escClassHigh2<>(SB), Y4
+	VBROADCASTI128 escClassLow2<>(SB), Y5
+	ESCCLASS(Y0, Y6)
+	ESCCLASS(Y1, Y7)
+	CLASSBIT(Y6, Y8, s2c7f<>(SB), Y2)
+	CLASSBIT(Y7, Y8, s2c7f<>(SB), Y3)
+	JOIN(Y2, Y3, AX) // the bytes that may follow a backslash
 	NOTQ AX
 	ANDQ DX, AX
 	ORQ AX, BX                // escaped bytes that may not be
-	VMOVDQU s2u<>(SB), Y2
-	VPCMPEQB Y2, Y0, Y3
-	VPCMPEQB Y2, Y1, Y4
-	JOIN(Y3, Y4, AX)
+	JOIN(Y6, Y7, AX) // 'u': its class has the sign bit
 	ANDQ DX, AX               // u: the escaped 'u's
 	MOVQ R10, R14
 	LEAQ (AX)(AX*1), R13
@@ -217,9 +200,9 @@ runStopsSoFar:
 	MOVQ AX, R13
 	SHLQ $4, R13
 	ORQ R13, R14              // need
-	HEX(Y0, Y6)
-	HEX(Y1, Y7)
-	JOIN(Y6, Y7, R13) // hex digits
+	CLASSBIT(Y6, s2c30<>(SB), s2c70<>(SB), Y2)
+	CLASSBIT(Y7, s2c30<>(SB), s2c70<>(SB), Y3)
+	JOIN(Y2, Y3, R13) // hex digits
 	NOTQ R13
 	ANDQ R14, R13
 	ORQ R13, BX               // digits of \u escapes that are not hex
@@ -276,6 +259,69 @@ runEnd:
 	VZEROUPPER
 	RET
 
+// SHORTSTEP ends a short string in one 32-byte step: when the first quote
+// q in src[:32] (SI) ends content with no backslash and no control byte that
+// is valid UTF-8 (UTF8HALF, with ASCII before the step: src[0] starts a
+// character, so the string's bytes before it do not matter to the check),
+// it returns q, where stringRun would stop; otherwise it jumps to fail, with
+// the arguments as they came. So a short value or key in most scripts costs
+// about 40 instructions where a whole block took 119, and a longer one about
+// 8 more. It clobbers AX, CX, DX, Y0-Y11 and Y14-Y15. ascii names the
+// step's end, taken when the bytes to the quote are ASCII.
+#define SHORTSTEP(fail, ascii) \
+	CMPB (SI), $0x5c; \
+	JEQ fail; \
+	VMOVDQU (SI), Y0; \
+	VPCMPEQB s2quote<>(SB), Y0, Y1; \
+	VPMOVMSKB Y1, AX; \
+	BSFL AX, CX; \
+	JZ fail; \
+	MOVL $1, DX; \
+	SHLL CX, DX; \
+	DECL DX; \
+	VPCMPEQB s2backslash<>(SB), Y0, Y1; \
+	VMOVDQU s2ctl<>(SB), Y14; \
+	VPMINUB Y14, Y0, Y2; \
+	VPCMPEQB Y2, Y0, Y2; \
+	VPOR Y2, Y1, Y1; \
+	VPMOVMSKB Y1, AX; \
+	TESTL DX, AX; \
+	JNZ fail; \
+	VPMOVMSKB Y0, AX; \
+	TESTL DX, AX; \
+	JZ ascii; \
+	VMOVDQU s2nibble<>(SB), Y8; \
+	VBROADCASTI128 s2byte1High<>(SB), Y9; \
+	VBROADCASTI128 s2byte1Low<>(SB), Y10; \
+	VBROADCASTI128 s2byte2High<>(SB), Y11; \
+	VPXOR Y15, Y15, Y15; \
+	UTF8HALF(Y0, Y15, AX); \
+	LEAL 1(DX)(DX*1), DX; \
+	TESTL DX, AX; \
+	JNZ fail; \
+ascii: \
+	MOVQ CX, n+24(FP); \
+	VZEROUPPER; \
+	RET
+
+// func stringShortAVX2(src *byte, blocks int, stopBackslash bool) (n int)
+//
+// stringRunAVX2, with SHORTSTEP first.
+TEXT ·stringShortAVX2(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	SHORTSTEP(shortRun2, shortASCII2)
+shortRun2:
+	JMP ·stringRunAVX2(SB)
+
+// func stringShortAVX512(src *byte, blocks int, stopBackslash bool) (n int)
+//
+// stringRunAVX512, with SHORTSTEP first.
+TEXT ·stringShortAVX512(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	SHORTSTEP(shortRun512, shortASCII512)
+shortRun512:
+	JMP ·stringRunAVX512(SB)
+
 // Constants, 32 bytes each: a byte written 32 times.
 DATA s2nibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA s2nibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
@@ -302,11 +348,6 @@ DATA s2lead<>+8(SB)/8, $0xc0c0c0c0c0c0c0c0
 DATA s2lead<>+16(SB)/8, $0xc0c0c0c0c0c0c0c0
 DATA s2lead<>+24(SB)/8, $0xc0c0c0c0c0c0c0c0
 GLOBL s2lead<>(SB), RODATA|NOPTR, $32
-DATA s2u<>+0(SB)/8, $0x7575757575757575
-DATA s2u<>+8(SB)/8, $0x7575757575757575
-DATA s2u<>+16(SB)/8, $0x7575757575757575
-DATA s2u<>+24(SB)/8, $0x7575757575757575
-GLOBL s2u<>(SB), RODATA|NOPTR, $32
 DATA s2c60<>+0(SB)/8, $0x6060606060606060
 DATA s2c60<>+8(SB)/8, $0x6060606060606060
 DATA s2c60<>+16(SB)/8, $0x6060606060606060
@@ -322,61 +363,16 @@ DATA s2c80<>+8(SB)/8, $0x8080808080808080
 DATA s2c80<>+16(SB)/8, $0x8080808080808080
 DATA s2c80<>+24(SB)/8, $0x8080808080808080
 GLOBL s2c80<>(SB), RODATA|NOPTR, $32
-DATA s2slash<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
-DATA s2slash<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
-DATA s2slash<>+16(SB)/8, $0x2f2f2f2f2f2f2f2f
-DATA s2slash<>+24(SB)/8, $0x2f2f2f2f2f2f2f2f
-GLOBL s2slash<>(SB), RODATA|NOPTR, $32
-DATA s2b<>+0(SB)/8, $0x6262626262626262
-DATA s2b<>+8(SB)/8, $0x6262626262626262
-DATA s2b<>+16(SB)/8, $0x6262626262626262
-DATA s2b<>+24(SB)/8, $0x6262626262626262
-GLOBL s2b<>(SB), RODATA|NOPTR, $32
-DATA s2f<>+0(SB)/8, $0x6666666666666666
-DATA s2f<>+8(SB)/8, $0x6666666666666666
-DATA s2f<>+16(SB)/8, $0x6666666666666666
-DATA s2f<>+24(SB)/8, $0x6666666666666666
-GLOBL s2f<>(SB), RODATA|NOPTR, $32
-DATA s2n<>+0(SB)/8, $0x6e6e6e6e6e6e6e6e
-DATA s2n<>+8(SB)/8, $0x6e6e6e6e6e6e6e6e
-DATA s2n<>+16(SB)/8, $0x6e6e6e6e6e6e6e6e
-DATA s2n<>+24(SB)/8, $0x6e6e6e6e6e6e6e6e
-GLOBL s2n<>(SB), RODATA|NOPTR, $32
-DATA s2r<>+0(SB)/8, $0x7272727272727272
-DATA s2r<>+8(SB)/8, $0x7272727272727272
-DATA s2r<>+16(SB)/8, $0x7272727272727272
-DATA s2r<>+24(SB)/8, $0x7272727272727272
-GLOBL s2r<>(SB), RODATA|NOPTR, $32
-DATA s2t<>+0(SB)/8, $0x7474747474747474
-DATA s2t<>+8(SB)/8, $0x7474747474747474
-DATA s2t<>+16(SB)/8, $0x7474747474747474
-DATA s2t<>+24(SB)/8, $0x7474747474747474
-GLOBL s2t<>(SB), RODATA|NOPTR, $32
 DATA s2c30<>+0(SB)/8, $0x3030303030303030
 DATA s2c30<>+8(SB)/8, $0x3030303030303030
 DATA s2c30<>+16(SB)/8, $0x3030303030303030
 DATA s2c30<>+24(SB)/8, $0x3030303030303030
 GLOBL s2c30<>(SB), RODATA|NOPTR, $32
-DATA s2c09<>+0(SB)/8, $0x0909090909090909
-DATA s2c09<>+8(SB)/8, $0x0909090909090909
-DATA s2c09<>+16(SB)/8, $0x0909090909090909
-DATA s2c09<>+24(SB)/8, $0x0909090909090909
-GLOBL s2c09<>(SB), RODATA|NOPTR, $32
-DATA s2c20<>+0(SB)/8, $0x2020202020202020
-DATA s2c20<>+8(SB)/8, $0x2020202020202020
-DATA s2c20<>+16(SB)/8, $0x2020202020202020
-DATA s2c20<>+24(SB)/8, $0x2020202020202020
-GLOBL s2c20<>(SB), RODATA|NOPTR, $32
-DATA s2c61<>+0(SB)/8, $0x6161616161616161
-DATA s2c61<>+8(SB)/8, $0x6161616161616161
-DATA s2c61<>+16(SB)/8, $0x6161616161616161
-DATA s2c61<>+24(SB)/8, $0x6161616161616161
-GLOBL s2c61<>(SB), RODATA|NOPTR, $32
-DATA s2c05<>+0(SB)/8, $0x0505050505050505
-DATA s2c05<>+8(SB)/8, $0x0505050505050505
-DATA s2c05<>+16(SB)/8, $0x0505050505050505
-DATA s2c05<>+24(SB)/8, $0x0505050505050505
-GLOBL s2c05<>(SB), RODATA|NOPTR, $32
+DATA s2c7f<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA s2c7f<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA s2c7f<>+16(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA s2c7f<>+24(SB)/8, $0x7f7f7f7f7f7f7f7f
+GLOBL s2c7f<>(SB), RODATA|NOPTR, $32
 
 // The UTF-8 lookup tables of stringRunGeneric, 16 bytes each (as in
 // strrun_amd64.s), broadcast to both lanes.
@@ -389,3 +385,12 @@ GLOBL s2byte1Low<>(SB), RODATA|NOPTR, $16
 DATA s2byte2High<>+0(SB)/8, $0x0101010101010101
 DATA s2byte2High<>+8(SB)/8, $0x01010101babaaee6
 GLOBL s2byte2High<>(SB), RODATA|NOPTR, $16
+
+// The escape class tables of escClass, 16 bytes each (as in strrun_amd64.s),
+// broadcast to both lanes.
+DATA escClassHigh2<>+0(SB)/8, $0x8824022010010000
+DATA escClassHigh2<>+8(SB)/8, $0x0000000000000000
+GLOBL escClassHigh2<>(SB), RODATA|NOPTR, $16
+DATA escClassLow2<>+0(SB)/8, $0x1034b838303d3010
+DATA escClassLow2<>+8(SB)/8, $0x0104000200001010
+GLOBL escClassLow2<>(SB), RODATA|NOPTR, $16

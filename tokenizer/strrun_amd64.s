@@ -11,7 +11,8 @@
 // three bytes hold one of 0x80 and above, R9 escaped, R10 the bytes that a \u
 // escape before the block needs to be hex digits, R11 the last index that
 // starts a character; Z24 the last block; Z25-Z27 the UTF-8 lookup tables;
-// Z10-Z23 and Z28-Z31 the bytes compared with.
+// Z10-Z12, Z15 and Z28-Z31 the bytes compared with; Z13-Z14 the escape
+// class tables (escClass).
 TEXT ·stringRunAVX512(SB), NOSPLIT, $0-32
 	MOVQ src+0(FP), SI
 	MOVQ blocks+8(FP), CX
@@ -32,17 +33,9 @@ TEXT ·stringRunAVX512(SB), NOSPLIT, $0-32
 	SPLAT($0x2222222222222222, Z10) // '"'
 	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
 	SPLAT($0x2020202020202020, Z12) // control bytes lie below; and the bit that folds 'A'-'F' onto 'a'-'f'
-	SPLAT($0x2f2f2f2f2f2f2f2f, Z13) // '/'
-	SPLAT($0x6262626262626262, Z14) // 'b'
-	SPLAT($0x6666666666666666, Z15) // 'f'
-	SPLAT($0x6e6e6e6e6e6e6e6e, Z16) // 'n'
-	SPLAT($0x7272727272727272, Z17) // 'r'
-	SPLAT($0x7474747474747474, Z18) // 't'
-	SPLAT($0x7575757575757575, Z19) // 'u'
-	SPLAT($0x3030303030303030, Z20) // '0'
-	SPLAT($0x0a0a0a0a0a0a0a0a, Z21) // 10 digits
-	SPLAT($0x6161616161616161, Z22) // 'a'
-	SPLAT($0x0606060606060606, Z23) // 6 letters
+	VBROADCASTI32X4 escClassHigh<>(SB), Z13
+	VBROADCASTI32X4 escClassLow<>(SB), Z14
+	SPLAT($0x3030303030303030, Z15) // the classes of hex digits
 
 run:
 	NEXTBLOCK(runEnd)
@@ -116,23 +109,15 @@ runStopsSoFar:
 
 	// Escapes: the byte after a backslash must be one that may follow it,
 	// and the four after \u hex digits.
-	VPCMPEQB Z13, Z0, K3      // '/'
-	KORQ K1, K3, K3
-	KORQ K2, K3, K3
-	ORBYTE(Z14, K3) // 'b'
-	ORBYTE(Z15, K3) // 'f'
-	ORBYTE(Z16, K3) // 'n'
-	ORBYTE(Z17, K3) // 'r'
-	ORBYTE(Z18, K3) // 't'
-	VPCMPEQB Z19, Z0, K5      // 'u'
-	KORQ K5, K3, K3           // the bytes that may follow a backslash
-	VPSUBB Z20, Z0, Z2
-	VPCMPUB $1, Z21, Z2, K4   // '0' to '9'
-	VPORQ Z12, Z0, Z1
-	VPSUBB Z22, Z1, Z2
-	VPCMPUB $1, Z23, Z2, K6   // 'a' to 'f' and 'A' to 'F'
-	KORQ K4, K6, K4           // hex digits
-
+	VPSRLW $4, Z0, Z2
+	VPANDQ Z28, Z2, Z2
+	VPSHUFB Z2, Z13, Z2
+	VPANDQ Z28, Z0, Z3
+	VPSHUFB Z3, Z14, Z3
+	VPANDQ Z3, Z2, Z2         // the classes (escClass)
+	VPTESTMB Z28, Z2, K3      // the bytes that may follow a backslash
+	VPMOVB2M Z2, K5           // 'u'
+	VPTESTMB Z15, Z2, K4      // hex digits
 	KMOVQ K3, AX
 	ANDNQ DX, AX, AX
 	ORQ AX, BX                // escaped bytes that may not be
@@ -198,6 +183,12 @@ runEnd:
 	MOVQ R11, n+24(FP)
 	VZEROUPPER
 	RET
+	// 32 int3 bytes that no jump reaches: they keep plainRunAVX2, which the
+	// linker places after this function (tail_amd64.s), at 32 mod 64, where
+	// it was before round 13 made this function and strrun2_amd64.s's
+	// shorter (escClass) and added stringShortAVX2 and stringShortAVX512.
+	LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc
+	LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc; LONG $0xcccccccc
 
 // The UTF-8 lookup tables of stringRunGeneric (utf8Byte1High, utf8Byte1Low,
 // utf8Byte2High), 16 bytes each.
@@ -210,3 +201,12 @@ GLOBL utf8Byte1Low<>(SB), RODATA|NOPTR, $16
 DATA utf8Byte2High<>+0(SB)/8, $0x0101010101010101
 DATA utf8Byte2High<>+8(SB)/8, $0x01010101babaaee6
 GLOBL utf8Byte2High<>(SB), RODATA|NOPTR, $16
+
+// The escape class tables of escClass (escClassHigh, escClassLow), 16 bytes
+// each.
+DATA escClassHigh<>+0(SB)/8, $0x8824022010010000
+DATA escClassHigh<>+8(SB)/8, $0x0000000000000000
+GLOBL escClassHigh<>(SB), RODATA|NOPTR, $16
+DATA escClassLow<>+0(SB)/8, $0x1034b838303d3010
+DATA escClassLow<>+8(SB)/8, $0x0104000200001010
+GLOBL escClassLow<>(SB), RODATA|NOPTR, $16

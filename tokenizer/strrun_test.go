@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -58,17 +59,21 @@ func stringRunBytes(src []byte, stopBackslash bool) int {
 	return prev
 }
 
-// checkStringRun compares stringRun, with the kernel (where the CPU has it)
-// and its Go twin, with the byte-at-a-time definition.
+// checkStringRun compares stringRun and stringShort, with the kernels
+// (where the CPU has them) and their Go twins, with the byte-at-a-time
+// definition.
 func checkStringRun(t testing.TB, src []byte) {
 	t.Helper()
 	for _, stop := range []bool{false, true} {
 		want := stringRunBytes(src, stop)
 		for _, k := range []kernelSet{kernelsAVX2, kernelsAVX512, kernelsTwins} {
-			var got int
-			withKernels(k, func() { got = stringRun(src, stop) })
+			var got, short int
+			withKernels(k, func() { got, short = stringRun(src, stop), stringShort(src, stop) })
 			if got != want {
 				t.Fatalf("%s: stringRun(%s, stopBackslash %v) = %d, want %d", k.name, clip(src), stop, got, want)
+			}
+			if short != want {
+				t.Fatalf("%s: stringShort(%s, stopBackslash %v) = %d, want %d", k.name, clip(src), stop, short, want)
 			}
 		}
 	}
@@ -241,4 +246,89 @@ func clip(b []byte) string {
 		return fmt.Sprintf("%q", b)
 	}
 	return fmt.Sprintf("%q...(%d bytes)...%q", b[:200], len(b)-400, b[len(b)-200:])
+}
+
+// TestStringShort checks stringShort, whose kernels end a short string in
+// one step, on short strings in most scripts, good and bad UTF-8, escapes
+// and control bytes, with the quote at every place in the step's reach and
+// past it: checkStringRun, for stopBackslash false and true. It fails
+// unless the step ends most of the strings that it may end (shortStep).
+func TestStringShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 32))
+	ended := 0
+	for range 100000 {
+		b := shortText(rng)
+		if shortStep(b[:shortReach]) >= 0 {
+			ended++
+		}
+		checkStringRun(t, b)
+	}
+	if ended < 30000 {
+		t.Fatalf("the step ends %d strings of 100000", ended)
+	}
+	for q := range shortReach + 2 {
+		for _, fill := range []string{"a", "é", "日", "😀", "\xe6\x97", "\\n", `\u00e9`, "\x01", "\xff", "\xed\xa0\x80", "\xc0\xaf"} {
+			b := []byte(strings.Repeat(fill, shortReach+4))[:q]
+			b = append(b, `"`+strings.Repeat("x", 100)...)
+			checkStringRun(t, b)
+			b[0] = '\xc3'
+			checkStringRun(t, b)
+		}
+	}
+}
+
+// shortText returns a string's content of 0 to 40 bytes, most often valid
+// text in most scripts, then a quote (or not), then bytes to fill a block and
+// more.
+func shortText(rng *rand.Rand) []byte {
+	var b []byte
+	if rng.IntN(4) == 0 {
+		b = escapedText(rng, rng.IntN(shortReach+8))
+	} else {
+		pieces := []string{"a", " ", "ü", "é", "日本", "語", "😀", "in", "\u00e9"}
+		for n := rng.IntN(12); len(b) < n; {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+	}
+	if rng.IntN(8) != 0 {
+		b = append(b, '"')
+	}
+	for len(b) < 64+rng.IntN(80) {
+		b = append(b, "\"a\xe6, \\"[rng.IntN(6)])
+	}
+	return b
+}
+
+// FuzzStringShort is FuzzStringRun for the first step of stringShort's
+// kernels: the input, a quote, then quotes and ASCII to fill two blocks.
+func FuzzStringShort(f *testing.F) {
+	for _, seed := range []string{"über in", "日本語", "\xe6\x97", `a\"b`, "\xed\xa0\x80", "x\x01", "\xc3"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		doc = append(doc, '"')
+		for len(doc) < 128 {
+			doc = append(doc, `"a"`...)
+		}
+		checkStringRun(t, doc)
+	})
+}
+
+// TestEscClass checks the escape classes of the string kernels' table
+// lookups against simpleEscape and hexVal, for every byte, and the tables
+// against the kernels' copies: stringRun's kernels and twin agree only if
+// those are the same bytes (TestStringRun).
+func TestEscClass(t *testing.T) {
+	for c := range 256 {
+		k := escClass(byte(c))
+		if esc, want := k&0x0f != 0, simpleEscape[c] || c == 'u'; esc != want {
+			t.Errorf("%q: may follow a backslash %v, want %v", rune(c), esc, want)
+		}
+		if hex, want := k&0x30 != 0, hexVal[c] >= 0; hex != want {
+			t.Errorf("%q: hex %v, want %v", rune(c), hex, want)
+		}
+		if u := k&0x80 != 0; u != (c == 'u') {
+			t.Errorf("%q: 'u' %v", rune(c), u)
+		}
+	}
 }
