@@ -15,10 +15,11 @@
 // head (tokenizer.Descents, per node).
 // Values that the mask keeps whole are copied by the tokenizer in runs; where
 // the AVX-512 kernels run ([tokenizer.WideCopy]), a kept object or array is
-// read twice instead, window by window: checked by the validating scanner,
+// read twice instead, 16 KiB at a time: checked by the validating scanner,
 // then copied without its whitespace, 64 bytes at a time, by a second scanner
-// in trusted mode over the bytes the first one checked. Values the mask drops
-// are skipped, validated unless Config.Trusted.
+// over the bytes the first one checked, from L1
+// ([tokenizer.Scanner.AppendChecked]). Values the mask drops are skipped,
+// validated unless Config.Trusted.
 //
 // The same code serves the in-memory case ([Machine.Append]) and streaming
 // ([Machine.Write], [Machine.Close]): when a window ends inside a token, the

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"errors"
 	"strconv"
 
 	"github.com/jsonmask/jsonmask/compile"
@@ -38,14 +37,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// errDisagree is what a Machine returns, from then on, when the copy of a
-// kept container stops elsewhere than its check: a bug, that no input should
-// be able to trigger (the fuzz targets would report it), never output that
-// could be wrong.
-var errDisagree = errors.New("internal error: a kept value's copy and its check disagree")
-
 // fail turns a tokenizer error into an *Error that names the member being
-// read, and makes it sticky; any other error (errDisagree) sticks as it is.
+// read, and makes it sticky; any other error sticks as it is.
 // A nil err passes through.
 func (m *Machine) fail(err error) error {
 	if err == nil {

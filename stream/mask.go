@@ -14,8 +14,8 @@ import (
 //	opKey        the rest of a key that the last window cut, then opValue
 //	opValue      the value after a key: dropped (opSkip) or decided (value)
 //	opSkip       a dropped value, skipped to its end, then opToken
-//	opCheckCopy  a kept container, checked by sc and copied by cp, window by
-//	             window, then opToken
+//	opCheckCopy  a kept container, checked by sc and copied by cp, checkChunk
+//	             bytes at a time, then opToken
 //	opCopy       a kept value, checked and copied by sc, then opToken
 //
 // value pushes a frame for a container the mask recurses into and sets
@@ -174,20 +174,17 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			}
 			m.op = opToken
 		case opCheckCopy:
-			// sc checks what the window holds of the container; cp, which
-			// trusts what sc checked, copies it without its whitespace, 64
-			// bytes at a time. Both stop where the container or the window
-			// ends: where they disagree, a bug, the input is not masked.
-			start := i
-			i, done, err = m.sc.SkipValue(src, i)
-			if err == nil {
-				var (
-					j     int
-					cdone bool
-					cerr  error
-				)
-				if dst, j, cdone, cerr = m.cp.AppendTrusted(dst, src[:i], start); j != i || cdone != done || cerr != nil {
-					err = errDisagree
+			// sc checks the container checkChunk bytes at a time; cp copies
+			// each part sc checked without its whitespace, from L1, and
+			// copies nothing sc has not checked.
+			for {
+				start, end := i, min(len(src), i+checkChunk)
+				if i, done, err = m.sc.SkipValue(src[:end], i); err != nil {
+					break
+				}
+				dst = m.cp.AppendChecked(dst, src, start, i)
+				if done || end == len(src) {
+					break
 				}
 			}
 			if !done || err != nil {
@@ -207,6 +204,11 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 		}
 	}
 }
+
+// checkChunk is how much of a kept container opCheckCopy checks before it
+// copies that part: a multiple of 64, so that AppendChecked copies whole
+// 64-byte blocks but for the container's last bytes.
+const checkChunk = 16 << 10
 
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.

@@ -137,3 +137,23 @@ func compactBlockCopy(out []byte, b *[64]byte, drop uint64) int {
 	}
 	return w
 }
+
+// compactCheckedGeneric writes to out the bytes of the whole 64-byte blocks
+// of src, as many as out has room for, without those <= ' ' outside strings,
+// and returns how many it wrote: quietBlocksGeneric's copy without its
+// brackets, for the blocks of a value that SkipValue has checked, in which
+// there is no bracket to count and no end to find. st's inStr and escaped
+// go on past the blocks; its depth and room are not used. Past what it
+// writes, within out's first 64 bytes a block, it may leave the blocks' own
+// bytes (compactBlock) or zeros (the AVX-512 kernel, fuzzed against this
+// twin).
+func compactCheckedGeneric(src, out []byte, st *quietState) (w int) {
+	for n := 0; n+64 <= len(src) && n+64 <= len(out); n += 64 {
+		var m blockMasks
+		classify((*[64]byte)(src[n:n+64]), &m)
+		strs, carry := m.strings(st.inStr, st.escaped)
+		st.inStr, st.escaped = uint64(int64(strs)>>63), carry
+		w += compactBlock(out[w:], (*[64]byte)(src[n:n+64]), m.space&^strs)
+	}
+	return w
+}

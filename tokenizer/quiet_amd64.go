@@ -46,3 +46,26 @@ func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
 	}
 	return n, w
 }
+
+// compactCheckedAVX512 is compactCheckedGeneric over blocks blocks; out has
+// room for blocks*64 bytes.
+//
+//go:noescape
+func compactCheckedAVX512(src *byte, blocks int, out *byte, st *quietState) (w int)
+
+// compactChecked is compactCheckedGeneric, with the AVX-512 kernel where it
+// runs (unless a test asks for the twin).
+func compactChecked(src, out []byte, st *quietState) (w int) {
+	if forceTwins || !hasAVX512 {
+		return compactCheckedGeneric(src, out, st)
+	}
+	blocks := min(len(src), len(out)) / 64
+	// At most maxKernelBlocks a call: an assembly loop has no preemption
+	// points.
+	for n := 0; blocks > 0; {
+		c := min(blocks, maxKernelBlocks)
+		w += compactCheckedAVX512(&src[n], c, &out[w], st)
+		n, blocks = n+c*64, blocks-c
+	}
+	return w
+}

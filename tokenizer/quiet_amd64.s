@@ -144,6 +144,74 @@ done:
 	// equal instructions (bench/REPORT.md, round 8). Unreachable.
 	PCALIGN $64
 
+// func compactCheckedAVX512(src *byte, blocks int, out *byte, st *quietState) (w int)
+//
+// compactCheckedGeneric: quietBlocksAVX512's copy without its brackets, for
+// blocks of a value that SkipValue has checked (no bracket to count, no end
+// to find): per block, the quotes and backslashes, the bytes inside strings
+// (ESCAPED, then the prefix XOR), the bytes <= ' ' outside them dropped by
+// VPCOMPRESSB, zeroing the lanes after the kept bytes, and one 64-byte store:
+// past the kept bytes it writes zeros, within out's blocks*64 bytes. st's
+// inStr and escaped carry from one block to the next and from call to call;
+// its depth and room are not used.
+//
+// Registers: SI src, CX blocks left, DI out, R8 inStr, R9 escaped; Z10-Z12
+// the bytes compared with; X4 all ones, for the prefix XOR.
+TEXT ·compactCheckedAVX512(SB), NOSPLIT, $0-40
+	MOVQ src+0(FP), SI
+	MOVQ blocks+8(FP), CX
+	MOVQ out+16(FP), DI
+	MOVQ st+24(FP), AX
+	MOVQ quietState_inStr(AX), R8
+	MOVBQZX quietState_escaped(AX), R9
+
+	SPLAT($0x2222222222222222, Z10) // '"'
+	SPLAT($0x5c5c5c5c5c5c5c5c, Z11) // '\\'
+	SPLAT($0x2020202020202020, Z12) // ' '
+	MOVQ $-1, AX
+	VMOVQ AX, X4
+
+cloop:
+	NEXTBLOCK(cdone)
+	VPCMPUB $2, Z12, Z0, K5 // c <= ' '
+	ESCAPED(cescaped)
+
+cescaped:
+	KMOVQ K1, BX
+	ANDNQ BX, DX, BX
+	VMOVQ BX, X3
+	VPCLMULQDQ $0, X4, X3, X3
+	VMOVQ X3, BX
+	XORQ R8, BX // strs
+	MOVQ R12, R9
+	MOVQ BX, R8
+	SARQ $63, R8
+
+	KMOVQ K5, AX
+	ANDNQ AX, BX, AX // whitespace outside strings
+	NOTQ AX
+	KMOVQ AX, K6
+	VPCOMPRESSB.Z Z0, K6, Z5
+	POPCNTQ AX, AX
+	VMOVDQU8 Z5, (DI)
+	ADDQ AX, DI
+	ADDQ $64, SI
+	DECQ CX
+	JMP cloop
+
+cdone:
+	MOVQ st+24(FP), AX
+	MOVQ R8, quietState_inStr(AX)
+	MOVB R9, quietState_escaped(AX)
+	MOVQ out+16(FP), AX
+	SUBQ AX, DI
+	MOVQ DI, w+32(FP)
+	VZEROUPPER
+	RET
+	// Pads this kernel to a multiple of 64 bytes, as quietBlocksAVX512.
+	// Unreachable.
+	PCALIGN $64
+
 // COMPACT8 writes the bytes of the 8 at off(SI) that the low byte of AX
 // flags at DI, moved to the front by their shuffle from the table at R13
 // (PSHUFB, as compactAVX2: 8 bytes written, zeros after the kept ones), and

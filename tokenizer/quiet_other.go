@@ -5,3 +5,7 @@ package tokenizer
 func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
 	return quietBlocksGeneric(src, out, copy, st)
 }
+
+func compactChecked(src, out []byte, st *quietState) (w int) {
+	return compactCheckedGeneric(src, out, st)
+}

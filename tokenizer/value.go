@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // SkipValue consumes one whole value, validating all of it (SPEC V1): the
@@ -244,6 +245,88 @@ func (s *Scanner) copyInside(dst, src []byte, i int) ([]byte, int, bool, error) 
 		j = s.reopen(ck)
 	}
 	return dst, j, false, nil
+}
+
+// AppendChecked appends to dst src[i:j], a part of one value that SkipValue
+// has checked, without the whitespace between its tokens, and returns the
+// extended dst: what AppendValue appends for those bytes. A value's parts
+// come in order, all of them, with no other call on s between them: s
+// carries from one to the next whether it begins inside a string and
+// whether its first byte is escaped. It grows dst by at most j-i bytes at a
+// time. Past the extended dst's length, in its capacity, it leaves zeros or
+// the value's own bytes.
+//
+// It is the trusted copy's block loop without its brackets, for opCheckCopy
+// (stream), where SkipValue checks a kept container a part at a time: the
+// bytes it copies need no grammar and have no end to be found, only their
+// strings (compactChecked, 64 bytes a step). The last bytes, fewer than 64,
+// go a word at a time.
+func (s *Scanner) AppendChecked(dst, src []byte, i, j int) []byte {
+	st := quietState{escaped: s.esc == escBackslash}
+	if s.trusted == tsString {
+		st.inStr = ^uint64(0)
+	}
+	if blocks := (j - i) / 64; blocks > 0 {
+		if cap(dst)-len(dst) < blocks*64 {
+			dst = slices.Grow(dst, blocks*64)
+		}
+		w := compactChecked(src[i:i+blocks*64], dst[len(dst):cap(dst)], &st)
+		dst, i = dst[:len(dst)+w], i+blocks*64
+	}
+	inStr, esc := st.inStr != 0, st.escaped
+	run := i
+	for i < j {
+		if esc { // the byte after a backslash, in a string
+			esc = false
+			i++
+			continue
+		}
+		if inStr {
+			k := quoteOrBackslashAt(src[:j], i)
+			if k >= j {
+				i = j
+				break
+			}
+			if src[k] == '\\' {
+				esc = true
+			} else {
+				inStr = false
+			}
+			i = k + 1
+			continue
+		}
+		for i+8 <= j {
+			if m := structuralOrSpace(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= j {
+			break
+		}
+		switch c := src[i]; {
+		case c == '"':
+			inStr = true
+		case c <= ' ':
+			dst = append(dst, src[run:i]...)
+			for i < j && src[i] <= ' ' {
+				i++
+			}
+			run = i
+			continue
+		}
+		i++
+	}
+	dst = append(dst, src[run:j]...)
+	s.trusted, s.esc = tsStart, escNone
+	if inStr {
+		s.trusted = tsString
+	}
+	if esc {
+		s.esc = escBackslash
+	}
+	return dst
 }
 
 // value is SkipValue, and AppendValue when copy is true: it appends to s.out
