@@ -253,10 +253,11 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 				// A value of up to 64 bytes (apache's job names),
 				// moved 16 bytes at a time as descended moves it, not
 				// appended: appendMember's memmoves are calls. Round
-				// 13 (keys13): apache -1.2 % instructions and +3 to 4
-				// % cpu-MB/s in every mode (Intel Xeon); conversation
-				// and flow +0.4 % instructions (their key and value
-				// sit side by side: one append), not slower in time.
+				// 13 (keys13): apache -1.2 % instructions, +4 to 5 %
+				// cpu-MB/s default and stream, trusted within noise
+				// (Intel Xeon); conversation and flow +0.4 %
+				// instructions (their key and value sit side by side:
+				// one append), not slower in time.
 				c := uint(0)
 				if f.wrote {
 					c = 1
