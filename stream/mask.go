@@ -251,6 +251,33 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 		ks, vs, o := sp.KeyStart, sp.ValueStart, len(dst)
 		k1, v1 := uint(sp.KeyEnd-ks-1), uint(sp.ValueEnd-vs-1)
 		if k1|v1 >= 16 || vs > len(src)-16 || cap(dst)-o < 64 {
+			if k1 < 16 && v1 < 64 && vs <= len(src)-64 && cap(dst)-o >= 128 {
+				// A value of up to 64 bytes (apache's job names),
+				// moved 16 bytes at a time as descended moves it, not
+				// appended: appendMember's memmoves are calls. Round
+				// 13 (keys13): apache -1.2 % instructions, +4 to 5 %
+				// cpu-MB/s default and stream, trusted within noise
+				// (Intel Xeon); conversation and flow +0.4 %
+				// instructions (their key and value sit side by side:
+				// one append), not slower in time.
+				c := uint(0)
+				if f.wrote {
+					c = 1
+				}
+				f.wrote = true
+				d := (*[128]byte)(dst[o : o+128])
+				d[0] = ','
+				i := (c + 1 + k1) & 31 // the ':'
+				*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
+				d[i] = ':'
+				v, w := (*[64]byte)(src[vs:]), (*[80]byte)(d[i+1:])
+				for x := uint(0); x <= v1; x += 16 {
+					*(*[16]byte)(w[x:]) = *(*[16]byte)(v[x:])
+				}
+				*(*[16]byte)(w[v1+1:]) = [16]byte{}
+				dst = dst[:o+int(i+2+v1)]
+				continue
+			}
 			dst, f.wrote = appendMember(dst, src, sp, f.wrote), true
 			continue
 		}
