@@ -199,12 +199,16 @@ GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
 	VPCMPEQB Y12, out, out; \
 	VPAND cur, out, out
 
-// skipMasks from +16-n is the mask of n bytes out of 16.
+// skipMasks from +32-n is the mask of n bytes out of 32.
 DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
-DATA ·skipMasks<>+16(SB)/8, $0
-DATA ·skipMasks<>+24(SB)/8, $0
-GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
+DATA ·skipMasks<>+16(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+24(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+32(SB)/8, $0
+DATA ·skipMasks<>+40(SB)/8, $0
+DATA ·skipMasks<>+48(SB)/8, $0
+DATA ·skipMasks<>+56(SB)/8, $0
+GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 
 // DIGITS is nonDigits on the word at src[BX] (8 bytes, in src): it adds
 // 8 to BX and jumps to loop when all are digits, else adds the number of
@@ -229,24 +233,24 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	ADDQ R8, BX; \
 	JMP  done
 
-// LEARNSEP learns the whitespace run src[CX:BX] (2 to 16 bytes, with 16
+// LEARNSEP learns the whitespace run src[CX:BX] (2 to 32 bytes, with 32
 // bytes in src from CX) as the separator the value kernels compare with
-// next time: its bytes in xw, their mask in xm, its length in R13; any
+// next time: its bytes in yw, their mask in ym, its length in R13; any
 // other run goes on at to, nothing learned. It clobbers R8.
-#define LEARNSEP(to, xw, xm) \
+#define LEARNSEP(to, yw, ym) \
 	MOVQ BX, R13; \
 	SUBQ CX, R13; \
 	CMPQ R13, $2; \
 	JB   to; \
-	CMPQ R13, $16; \
+	CMPQ R13, $32; \
 	JA   to; \
-	LEAQ 16(CX), R8; \
+	LEAQ 32(CX), R8; \
 	CMPQ R8, DX; \
 	JA   to; \
-	VMOVDQU (SI)(CX*1), xw; \
-	LEAQ ·skipMasks<>+16(SB), R8; \
+	VMOVDQU (SI)(CX*1), yw; \
+	LEAQ ·skipMasks<>+32(SB), R8; \
 	SUBQ R13, R8; \
-	VMOVDQU (R8), xm
+	VMOVDQU (R8), ym
 
 
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
@@ -264,9 +268,9 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	SI src, DX n, BX the index, CX where the current string or number began
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
 //	R11 the depth; room and maxToken are compared in memory, from the arguments
-//	R12 the length of the separator learned in an array (0: none), X9 its
-//	bytes and X10 their mask; R13 scratch in ws; in an object, the
-//	separator before a key: X14 its bytes, X15 their mask and osep-32(SP)
+//	R12 the length of the separator learned in an array (0: none), Y9 its
+//	bytes and Y10 their mask; R13 scratch in ws; in an object, the
+//	separator before a key: Y14 its bytes, Y15 their mask and osep-32(SP)
 //	its length (0: none)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin

@@ -26,10 +26,18 @@
 #ifdef KEYSPACE
 #undef KEYSPACE
 #undef CHAIN
+#undef SEPCOPY
+#undef SEPSKIP
+#undef SEPRUN
 #endif
 #ifdef COPY
+#define SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone) \
+	COPYRUN(lroom, l32, l16, lmore, lbyte, ldone)
+#define SEPRUN MOVQ BX, run-8(SP)
 #define KEYSPACE(colon1, chain)
 #else
+#define SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone)
+#define SEPRUN
 #define KEYSPACE(colon1, chain) \
 	CMPL R13, $0x22203A; \
 	JNE  colon1; \
@@ -38,6 +46,33 @@
 	JMP  chain; \
 colon1:
 #endif
+// SEPSKIP steps over the separator learned for a kind of container (len
+// bytes, yw under ym: comma's, with its R12 or osep-32(SP)) where the 32
+// bytes from BX begin with it: after '{' or '[' and before the closing
+// bracket, pretty-printed JSON most often has the run that follows ',' in
+// the container (after the opening) or in its parent (before the closing).
+// Then src[BX] goes to back (open1 or next1, AL loaded), or to ws if it is
+// whitespace again; no separator, another run or fewer than 33 bytes in
+// src: ws as before, R9 set by the caller. In the copy kernel the run
+// before it is appended first (SEPCOPY). It clobbers AX, R8, R13 and Y3.
+#define SEPSKIP(len, yw, ym, back, lroom, l32, l16, lmore, lbyte, ldone) \
+	CMPQ len, $0; \
+	JEQ  ws; \
+	LEAQ 32(BX), AX; \
+	CMPQ AX, DX; \
+	JAE  ws; \
+	VMOVDQU (SI)(BX*1), Y3; \
+	VPXOR yw, Y3, Y3; \
+	VPAND ym, Y3, Y3; \
+	VPTEST Y3, Y3; \
+	JNZ  ws; \
+	SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone); \
+	ADDQ len, BX; \
+	SEPRUN; \
+	MOVBLZX (SI)(BX*1), AX; \
+	CMPB AL, $0x20; \
+	JA   back; \
+	JMP  ws
 #define CHAIN(in, colon, colon1, vstop, chain, sbyte, lim1, lim2, n) \
 in: \
 	BSFQ AX, R8; \
@@ -144,7 +179,7 @@ open: // src[BX] is '{' or '['
 	CMPB (SI)(BX*1), $0x20
 	JA   open1
 	XORL R9, R9
-	JMP  ws
+	JMP  openSep
 
 open1: // after '{' or '[' and whitespace: src[BX] is in src
 	MOVBLZX (SI)(BX*1), AX
@@ -795,7 +830,7 @@ next: // after a value in a container (the checkpoint): ',' or the closing brack
 	CMPB AL, $0x20
 	JA   next1
 	MOVL $1, R9
-	JMP  ws
+	JMP  nextSep
 next1: // AL = src[BX], not whitespace
 	CMPB AL, $0x2C
 	JEQ  comma
@@ -836,19 +871,19 @@ comma:
 	TESTQ $1, R10
 	JNZ  commaObject
 	// In an array, the whitespace after ',' is most often the same as
-	// after the last: compared as 16 bytes with the run ws learned, X9
-	// under the mask X10, R12 bytes long (value does as much for arrays
-	// of numbers). A byte must follow the 16 (the run may be 16 long, and
+	// after the last: compared as 32 bytes with the run ws learned, Y9
+	// under the mask Y10, R12 bytes long (value does as much for arrays
+	// of numbers). A byte must follow the 32 (the run may be 32 long, and
 	// the byte after it is read).
 	TESTQ R12, R12
 	JZ   ws
-	LEAQ 16(BX), AX
+	LEAQ 32(BX), AX
 	CMPQ AX, DX
 	JAE  ws
-	VMOVDQU (SI)(BX*1), X3
-	VPXOR X9, X3, X3
-	VPAND X10, X3, X3
-	VPTEST X3, X3
+	VMOVDQU (SI)(BX*1), Y3
+	VPXOR Y9, Y3, Y3
+	VPAND Y10, Y3, Y3
+	VPTEST Y3, Y3
 	JNZ  ws
 #ifdef COPY
 	COPYRUN(sepRunRoom, sepRun32, sepRun16, sepRunMore, sepRunByte, sepRunDone)
@@ -864,16 +899,16 @@ comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
-commaObject: // as in an array, with the run learned before a key: X14 under X15, osep-32(SP) bytes
+commaObject: // as in an array, with the run learned before a key: Y14 under Y15, osep-32(SP) bytes
 	CMPQ osep-32(SP), $0
 	JEQ  ws
-	LEAQ 16(BX), AX
+	LEAQ 32(BX), AX
 	CMPQ AX, DX
 	JAE  ws
-	VMOVDQU (SI)(BX*1), X3
-	VPXOR X14, X3, X3
-	VPAND X15, X3, X3
-	VPTEST X3, X3
+	VMOVDQU (SI)(BX*1), Y3
+	VPXOR Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPTEST Y3, Y3
 	JNZ  ws
 #ifdef COPY
 	COPYRUN(osepRunRoom, osepRun32, osepRun16, osepRunMore, osepRunByte, osepRunDone)
@@ -948,11 +983,11 @@ wsDone: // src[BX], in src, is not whitespace
 	TESTQ $1, R10 // 2: after ','
 	JNZ  wsObject
 	// in an array: the run from CX is the separator to match
-	LEARNSEP(value, X9, X10)
+	LEARNSEP(value, Y9, Y10)
 	MOVQ R13, R12
 	JMP  value
 wsObject: // in an object: the run from CX is the separator before a key
-	LEARNSEP(key, X14, X15)
+	LEARNSEP(key, Y14, Y15)
 	MOVQ R13, osep-32(SP)
 	JMP  key
 
@@ -1059,4 +1094,16 @@ utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
 	CMPQ R13, DX
 	JAE  utf8ChainExact
 	JMP  strShort
+openSep: // after '{' or '[' (R9 0), src[BX] at most ' ': the separator learned for its kind
+	TESTQ $1, R10
+	JNZ  openSepObject
+	SEPSKIP(R12, Y9, Y10, open1, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
+openSepObject:
+	SEPSKIP(osep-32(SP), Y14, Y15, open1, ooRunRoom, ooRun32, ooRun16, ooRunMore, ooRunByte, ooRunDone)
+nextSep: // after a value (R9 1), src[BX] at most ' ': the separator learned for the parent's kind
+	TESTQ $2, R10
+	JNZ  nextSepObject
+	SEPSKIP(R12, Y9, Y10, next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
+nextSepObject:
+	SEPSKIP(osep-32(SP), Y14, Y15, next1, noRunRoom, noRun32, noRun16, noRunMore, noRunByte, noRunDone)
 PADTAIL
