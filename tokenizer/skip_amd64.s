@@ -182,13 +182,14 @@ GLOBL ·skipC05<>(SB), RODATA|NOPTR, $32
 
 // skipCut is, by byte, the greatest byte that no lead cut by the end of 32
 // bytes is: 0xEF, 0xDF and 0xBF for the last three (a 4-, 3- or 2-byte
-// lead there), 0xFF before. Its last 32 bytes are not read: 64 keep the
-// tables after it at their offsets mod 64.
+// lead there), 0xFF before. It is 32 bytes, and skipMasks 64: the RODATA
+// of this file has the size it had when skipCut was 64 and skipMasks 32,
+// which keeps the tables after them at their offsets mod 64.
 DATA ·skipCut<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+8(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+16(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+24(SB)/8, $0xbfdfefffffffffff
-GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
+GLOBL ·skipCut<>(SB), RODATA|NOPTR, $32
 
 // UTF8KEEP sets out's high bits where the 32 bytes in cur are from 0x80
 // and no lead that their end cuts (with no flag in them, such a lead is
@@ -344,10 +345,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after utf8Chain32, unreached): 28 bytes here,
-// 8 in the copy kernel, which keep the next function's phase
+// PADTAIL ends each kernel (after colonSpace, unreached): 22 bytes here,
+// 47 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4
+#define PADTAIL INT3X8; INT3X8; INT3X4; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -437,7 +438,7 @@ ldone:
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #undef PADTAIL
-#define PADTAIL INT3X8
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

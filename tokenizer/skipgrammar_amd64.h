@@ -99,8 +99,8 @@ colon: \
 	INCQ BX; \
 	CMPB (SI)(BX*1), $0x20; \
 	JA   value; \
-	MOVL $4, R9; \
-	JMP  ws; \
+	JMP  colonSpace; \
+	INT3X4; INT3X1; INT3X1; \
 vstop: \
 	CMPQ R8, lim2; \
 	JA   strEndValue; \
@@ -1106,4 +1106,16 @@ nextSep: // after a value (R9 1), src[BX] at most ' ': the separator learned for
 	SEPSKIP(R12, Y9, Y10, next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
 nextSepObject:
 	SEPSKIP(osep-32(SP), Y14, Y15, next1, noRunRoom, noRun32, noRun16, noRunMore, noRunByte, noRunDone)
+colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
+#ifndef COPY
+	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch.
+	JNE  colonSpace1
+	CMPB 1(SI)(BX*1), $0x20
+	JBE  colonSpace1
+	INCQ BX
+	JMP  value
+colonSpace1:
+#endif
+	MOVL $4, R9
+	JMP  ws
 PADTAIL
