@@ -43,6 +43,10 @@ func prettyDoc(st sepStyle, width int) string {
 		nl(2)
 		fmt.Fprintf(&b, `"id": %d`, i)
 		comma(2)
+		b.WriteString(`"text": "some words \u00e9t\u00e9 déjà vu",`)
+		nl(2)
+		b.WriteString(`"k": "v"`)
+		comma(2)
 		b.WriteString(`"areas": [`)
 		for j := range 3 {
 			if j > 0 {
@@ -52,7 +56,11 @@ func prettyDoc(st sepStyle, width int) string {
 			}
 			b.WriteString("{")
 			nl(4)
+			b.WriteString(`"t": "x"`)
+			comma(4)
 			fmt.Fprintf(&b, `"areaId": %d`, 205705990+j)
+			comma(4)
+			b.WriteString(`"name": "Arrière-scène central"`)
 			comma(4)
 			b.WriteString(`"deep": [`)
 			nl(5)
@@ -231,6 +239,45 @@ func TestSkipColonSpace(t *testing.T) {
 						}
 						checkCopy(t, a)
 					}
+				}
+			}
+		}
+	})
+}
+
+// TestSkipValueSeparator checks the skip kernel's step from a string
+// value over `,` and the separator learned to the next key (VSEP) against
+// the twin and value: values of every length from 0 to 140, so that the
+// key's quote falls at every offset of the first 32-byte block and of the
+// 64-byte blocks (and just past them), with separators of 1 to 33 bytes,
+// runs that differ from the learned one after it, a key or the ',' cut.
+func TestSkipValueSeparator(t *testing.T) {
+	seps := []string{"\n  ", " ", "\n" + strings.Repeat(" ", 30), "\n" + strings.Repeat(" ", 32), "\r\n\t"}
+	eachKernelSet(t, func(t *testing.T) {
+		for vlen := 0; vlen <= 140; vlen++ {
+			if testing.Short() && vlen%3 != 0 {
+				continue
+			}
+			v := strings.Repeat("v", vlen)
+			for _, sep := range seps {
+				for _, next := range []string{sep, sep + " ", sep[:len(sep)-1], sep[:len(sep)-1] + "x"} {
+					doc := `{"a": "b",` + sep + `"c": "` + v + `",` + next + `"key": "w",` + sep + `"n": 1}`
+					valid := !strings.HasSuffix(next, "x")
+					for _, pad := range []string{"", " ", strings.Repeat(" ", 40)} {
+						a := skipArgs{src: []byte(doc + pad), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+						if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
+							t.Fatalf("skipWhole(%q) = %d %v, want valid %v", a.src, end, ok, valid)
+						}
+						checkCopy(t, a)
+					}
+				}
+				doc := `{"a": "b",` + sep + `"c": "` + v + `",` + sep + `"key": 1}`
+				for cut := len(doc) - len(sep) - 12; cut < len(doc); cut++ {
+					a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+					if _, ok := checkSkip(t, a); ok {
+						t.Fatalf("skipWhole(%q) took a cut value", a.src)
+					}
+					checkCopy(t, a)
 				}
 			}
 		}

@@ -29,6 +29,7 @@
 #undef SEPCOPY
 #undef SEPSKIP
 #undef SEPRUN
+#undef VSEP
 #endif
 #ifdef COPY
 #define SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone) \
@@ -73,7 +74,65 @@ colon1:
 	CMPB AL, $0x20; \
 	JA   back; \
 	JMP  ws
-#define CHAIN(in, colon, colon1, vstop, chain, sbyte, lim1, lim2, n) \
+// VSEP is CHAIN's `","` with the separator learned in an object between
+// ',' and the key's quote (pretty-printed members): where a string value
+// ends at BX (R8 at most n-3: ',' in the block), ',' follows, the 32 bytes
+// after it begin with the separator (osep-32(SP) bytes, Y14 under Y15)
+// and the byte after that is the key's quote, the checkpoint that next
+// writes is written at ','; a quote before the block's last byte (last:
+// n-1): the stops up to it are dropped (the separator's newline is one)
+// and the chain goes on at the key (in) as after `","`; a quote after it:
+// str from it, as key would (far). Any other byte, an array, no
+// separator or fewer than 34 bytes in src: strEndValue, as before. Only
+// the skip kernel, which drops whitespace; the copy kernel appends its
+// runs in ws. R8, R13 and Y3 are free in a string; CX is the new
+// string's start.
+#ifdef COPY
+#define VSEP(vsep, in, far, n, last) \
+vsep: \
+	JMP  strEndValue
+#else
+#define VSEP(vsep, in, far, n, last) \
+vsep: \
+	CMPB 1(SI)(BX*1), $0x2C; \
+	JNE  strEndValue; \
+	TESTQ $1, R10; \
+	JZ   strEndValue; \
+	MOVQ osep-32(SP), R13; \
+	TESTQ R13, R13; \
+	JZ   strEndValue; \
+	LEAQ 34(BX), R8; \
+	CMPQ R8, DX; \
+	JA   strEndValue; \
+	VMOVDQU 2(SI)(BX*1), Y3; \
+	VPXOR Y14, Y3, Y3; \
+	VPAND Y15, Y3, Y3; \
+	VPTEST Y3, Y3; \
+	JNZ  strEndValue; \
+	LEAQ 2(BX)(R13*1), R8; \
+	CMPB (SI)(R8*1), $0x22; \
+	JNE  strEndValue; \
+	INCQ BX; \
+	CHECKPOINT(R13); \
+	MOVL $1, DI; \
+	LEAQ last(R9), R13; \
+	CMPQ R8, R13; \
+	JAE  far; \
+	MOVQ R8, CX; \
+	SUBQ R9, CX; \
+	INCQ CX; \
+	SHRQ CX, AX; \
+	SHLQ CX, AX; \
+	MOVQ R8, CX; \
+	TESTQ AX, AX; \
+	JNZ  in; \
+	LEAQ n(R9), BX; \
+	JMP  strShort; \
+far: \
+	MOVQ R8, BX; \
+	JMP  str
+#endif
+#define CHAIN(in, colon, colon1, vstop, chain, sbyte, vsep, lim1, lim2, n) \
 in: \
 	BSFQ AX, R8; \
 	LEAQ (R9)(R8*1), BX; \
@@ -105,7 +164,7 @@ vstop: \
 	CMPQ R8, lim2; \
 	JA   strEndValue; \
 	CMPW 1(SI)(BX*1), $0x222C; \
-	JNE  strEndValue; \
+	JNE  vsep; \
 	INCQ BX; \
 	CHECKPOINT(R8); \
 	LEAQ 1(BX), CX; \
@@ -514,10 +573,10 @@ strStop: // AX: the stops in the 64 bytes from BX (none past src's end)
 	// the block, with its stops: R9 the block, AX the stops not yet
 	// taken (CHAIN, below). R9 and R13 are free inside a string.
 	MOVQ BX, R9
-	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, utf8Chain, $60, $61, 64)
+	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, utf8Chain, strValueSep, $60, $61, 64)
 strStop32: // strStop for the 32 bytes from BX, the first after a quote
 	MOVQ BX, R9
-	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, utf8Chain32, $28, $29, 32)
+	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, utf8Chain32, strValueSep32, $28, $29, 32)
 PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
@@ -1106,6 +1165,8 @@ nextSep: // after a value (R9 1), src[BX] at most ' ': the separator learned for
 	SEPSKIP(R12, Y9, Y10, next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
 nextSepObject:
 	SEPSKIP(osep-32(SP), Y14, Y15, next1, noRunRoom, noRun32, noRun16, noRunMore, noRunByte, noRunDone)
+	VSEP(strValueSep, strStopIn, strValueFar, 64, 63)
+	VSEP(strValueSep32, strStopIn32, strValueFar32, 32, 31)
 colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
 #ifndef COPY
 	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch.
