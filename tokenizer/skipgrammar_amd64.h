@@ -22,7 +22,9 @@
 // end to strShort: the string begun in the block ends within 128 bytes
 // of its quote or goes on in strLoop. in, colon, colon1, vstop and chain
 // are the copy's labels; a stop that is no quote goes to sbyte (utf8Chain
-// or utf8Chain32, with AX the stops not yet taken).
+// or utf8Chain32, with AX the stops not yet taken); a string value not
+// followed by `","` goes to vsep (VSEP: `,`, the learned separator and a
+// key), and `":` with whitespace after it to colonSpace.
 #ifdef KEYSPACE
 #undef KEYSPACE
 #undef CHAIN
