@@ -182,13 +182,14 @@ GLOBL ·skipC05<>(SB), RODATA|NOPTR, $32
 
 // skipCut is, by byte, the greatest byte that no lead cut by the end of 32
 // bytes is: 0xEF, 0xDF and 0xBF for the last three (a 4-, 3- or 2-byte
-// lead there), 0xFF before. Its last 32 bytes are not read: 64 keep the
-// tables after it at their offsets mod 64.
+// lead there), 0xFF before. It is 32 bytes, and skipMasks 64: the RODATA
+// of this file has the size it had when skipCut was 64 and skipMasks 32,
+// which keeps the tables after them at their offsets mod 64.
 DATA ·skipCut<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+8(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+16(SB)/8, $0xffffffffffffffff
 DATA ·skipCut<>+24(SB)/8, $0xbfdfefffffffffff
-GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
+GLOBL ·skipCut<>(SB), RODATA|NOPTR, $32
 
 // UTF8KEEP sets out's high bits where the 32 bytes in cur are from 0x80
 // and no lead that their end cuts (with no flag in them, such a lead is
@@ -199,12 +200,16 @@ GLOBL ·skipCut<>(SB), RODATA|NOPTR, $64
 	VPCMPEQB Y12, out, out; \
 	VPAND cur, out, out
 
-// skipMasks from +16-n is the mask of n bytes out of 16.
+// skipMasks from +32-n is the mask of n bytes out of 32.
 DATA ·skipMasks<>+0(SB)/8, $0xffffffffffffffff
 DATA ·skipMasks<>+8(SB)/8, $0xffffffffffffffff
-DATA ·skipMasks<>+16(SB)/8, $0
-DATA ·skipMasks<>+24(SB)/8, $0
-GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
+DATA ·skipMasks<>+16(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+24(SB)/8, $0xffffffffffffffff
+DATA ·skipMasks<>+32(SB)/8, $0
+DATA ·skipMasks<>+40(SB)/8, $0
+DATA ·skipMasks<>+48(SB)/8, $0
+DATA ·skipMasks<>+56(SB)/8, $0
+GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 
 // DIGITS is nonDigits on the word at src[BX] (8 bytes, in src): it adds
 // 8 to BX and jumps to loop when all are digits, else adds the number of
@@ -229,24 +234,24 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 	ADDQ R8, BX; \
 	JMP  done
 
-// LEARNSEP learns the whitespace run src[CX:BX] (2 to 16 bytes, with 16
+// LEARNSEP learns the whitespace run src[CX:BX] (2 to 32 bytes, with 32
 // bytes in src from CX) as the separator the value kernels compare with
-// next time: its bytes in xw, their mask in xm, its length in R13; any
+// next time: its bytes in yw, their mask in ym, its length in R13; any
 // other run goes on at to, nothing learned. It clobbers R8.
-#define LEARNSEP(to, xw, xm) \
+#define LEARNSEP(to, yw, ym) \
 	MOVQ BX, R13; \
 	SUBQ CX, R13; \
 	CMPQ R13, $2; \
 	JB   to; \
-	CMPQ R13, $16; \
+	CMPQ R13, $32; \
 	JA   to; \
-	LEAQ 16(CX), R8; \
+	LEAQ 32(CX), R8; \
 	CMPQ R8, DX; \
 	JA   to; \
-	VMOVDQU (SI)(CX*1), xw; \
-	LEAQ ·skipMasks<>+16(SB), R8; \
+	VMOVDQU (SI)(CX*1), yw; \
+	LEAQ ·skipMasks<>+32(SB), R8; \
 	SUBQ R13, R8; \
-	VMOVDQU (R8), xm
+	VMOVDQU (R8), ym
 
 
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
@@ -264,9 +269,9 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 //	SI src, DX n, BX the index, CX where the current string or number began
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
 //	R11 the depth; room and maxToken are compared in memory, from the arguments
-//	R12 the length of the separator learned in an array (0: none), X9 its
-//	bytes and X10 their mask; R13 scratch in ws; in an object, the
-//	separator before a key: X14 its bytes, X15 their mask and osep-32(SP)
+//	R12 the length of the separator learned in an array (0: none), Y9 its
+//	bytes and Y10 their mask; R13 scratch in ws; in an object, the
+//	separator before a key: Y14 its bytes, Y15 their mask and osep-32(SP)
 //	its length (0: none)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin
@@ -340,10 +345,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $32
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after utf8Chain32, unreached): 28 bytes here,
-// 8 in the copy kernel, which keep the next function's phase
+// PADTAIL ends each kernel (after colonSpace, unreached): 56 bytes here,
+// 47 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -433,7 +438,7 @@ ldone:
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #undef PADTAIL
-#define PADTAIL INT3X8
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

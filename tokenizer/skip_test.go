@@ -378,6 +378,9 @@ func skipSeeds(tb testing.TB) [][]byte {
 			[]byte(`{"ab":"cd","e":"`+in.seq+`","fg": "h`+in.seq+`", "i": 1,"j":["k","`+in.seq+`"]}`),
 			[]byte(`["`+strings.Repeat(`\u30a2`, 7)+in.seq+strings.Repeat(`\u00E9`, 3)+`"]`))
 	}
+	for i, st := range sepStyles { // separators of 17 to 32 bytes and more, tried after opens and before closes (skip_sep_test.go)
+		seeds = append(seeds, []byte(prettyDoc(st, 3+2*i)))
+	}
 	for _, f := range mantissaForms { // the mantissa by masks (skip_number9_test.go)
 		num := strings.ReplaceAll(f.num, "D", "1234")
 		seeds = append(seeds, []byte("[-65.613616999999977,"+num+",43.4,\n        "+num+", \n        0.5]"))

@@ -22,14 +22,25 @@
 // end to strShort: the string begun in the block ends within 128 bytes
 // of its quote or goes on in strLoop. in, colon, colon1, vstop and chain
 // are the copy's labels; a stop that is no quote goes to sbyte (utf8Chain
-// or utf8Chain32, with AX the stops not yet taken).
+// or utf8Chain32, with AX the stops not yet taken); a string value not
+// followed by `","` goes to vsep (VSEP: `,`, the learned separator and a
+// key), and `":` with whitespace after it to colonSpace.
 #ifdef KEYSPACE
 #undef KEYSPACE
 #undef CHAIN
+#undef SEPCOPY
+#undef SEPSKIP
+#undef SEPRUN
+#undef VSEP
 #endif
 #ifdef COPY
+#define SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone) \
+	COPYRUN(lroom, l32, l16, lmore, lbyte, ldone)
+#define SEPRUN MOVQ BX, run-8(SP)
 #define KEYSPACE(colon1, chain)
 #else
+#define SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone)
+#define SEPRUN
 #define KEYSPACE(colon1, chain) \
 	CMPL R13, $0x22203A; \
 	JNE  colon1; \
@@ -38,7 +49,92 @@
 	JMP  chain; \
 colon1:
 #endif
-#define CHAIN(in, colon, colon1, vstop, chain, sbyte, lim1, lim2, n) \
+// SEPSKIP steps over the separator learned for a kind of container (len
+// bytes, yw under ym: comma's, with its R12 or osep-32(SP)) where the 32
+// bytes from BX begin with it: after '{' or '[' and before the closing
+// bracket, pretty-printed JSON most often has the run that follows ',' in
+// the container (after the opening) or in its parent (before the closing).
+// Then src[BX] goes to back (open1 or next1, AL loaded), or to ws if it is
+// whitespace again; no separator, another run or fewer than 33 bytes in
+// src: ws as before, R9 set by the caller. In the copy kernel the run
+// before it is appended first (SEPCOPY). It clobbers AX, R8, R13 and Y3.
+#define SEPSKIP(len, yw, ym, back, lroom, l32, l16, lmore, lbyte, ldone) \
+	CMPQ len, $0; \
+	JEQ  ws; \
+	LEAQ 32(BX), AX; \
+	CMPQ AX, DX; \
+	JAE  ws; \
+	VMOVDQU (SI)(BX*1), Y3; \
+	VPXOR yw, Y3, Y3; \
+	VPAND ym, Y3, Y3; \
+	VPTEST Y3, Y3; \
+	JNZ  ws; \
+	SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone); \
+	ADDQ len, BX; \
+	SEPRUN; \
+	MOVBLZX (SI)(BX*1), AX; \
+	CMPB AL, $0x20; \
+	JA   back; \
+	JMP  ws
+// VSEP is CHAIN's `","` with the separator learned in an object between
+// ',' and the key's quote (pretty-printed members): where a string value
+// ends at BX (R8 at most n-3: ',' in the block), ',' follows, the 32 bytes
+// after it begin with the separator (osep-32(SP) bytes, Y14 under Y15)
+// and the byte after that is the key's quote, the checkpoint that next
+// writes is written at ','; a quote before the block's last byte (last:
+// n-1): the stops up to it are dropped (the separator's newline is one)
+// and the chain goes on at the key (in) as after `","`; a quote after it:
+// str from it, as key would (far). Any other byte, an array, no
+// separator or fewer than 34 bytes in src: strEndValue, as before. Only
+// the skip kernel, which drops whitespace; the copy kernel appends its
+// runs in ws. R8, R13 and Y3 are free in a string; CX is the new
+// string's start.
+#ifdef COPY
+#define VSEP(vsep, in, far, n, last) \
+vsep: \
+	JMP  strEndValue
+#else
+#define VSEP(vsep, in, far, n, last) \
+vsep: \
+	CMPB 1(SI)(BX*1), $0x2C; \
+	JNE  strEndValue; \
+	TESTQ $1, R10; \
+	JZ   strEndValue; \
+	MOVQ osep-32(SP), R13; \
+	TESTQ R13, R13; \
+	JZ   strEndValue; \
+	LEAQ 34(BX), R8; \
+	CMPQ R8, DX; \
+	JA   strEndValue; \
+	VMOVDQU 2(SI)(BX*1), Y3; \
+	VPXOR Y14, Y3, Y3; \
+	VPAND Y15, Y3, Y3; \
+	VPTEST Y3, Y3; \
+	JNZ  strEndValue; \
+	LEAQ 2(BX)(R13*1), R8; \
+	CMPB (SI)(R8*1), $0x22; \
+	JNE  strEndValue; \
+	INCQ BX; \
+	CHECKPOINT(R13); \
+	MOVL $1, DI; \
+	LEAQ last(R9), R13; \
+	CMPQ R8, R13; \
+	JAE  far; \
+	MOVQ R8, CX; \
+	SUBQ R9, CX; \
+	INCQ CX; \
+	SHRQ CX, AX; \
+	SHLQ CX, AX; \
+	MOVQ R8, CX; \
+	TESTQ AX, AX; \
+	JNZ  in; \
+	LEAQ n(R9), BX; \
+	JMP  strShort; \
+far: \
+	MOVQ R8, BX; \
+	JMP  str
+#endif
+#define CHAIN(in, colon, colon1, vstop, chain, sbyte, vsep, lim1, lim2, n) \
 in: \
 	BSFQ AX, R8; \
 	LEAQ (R9)(R8*1), BX; \
@@ -64,13 +160,13 @@ colon: \
 	INCQ BX; \
 	CMPB (SI)(BX*1), $0x20; \
 	JA   value; \
-	MOVL $4, R9; \
-	JMP  ws; \
+	JMP  colonSpace; \
+	INT3X4; INT3X1; INT3X1; \
 vstop: \
 	CMPQ R8, lim2; \
 	JA   strEndValue; \
 	CMPW 1(SI)(BX*1), $0x222C; \
-	JNE  strEndValue; \
+	JNE  vsep; \
 	INCQ BX; \
 	CHECKPOINT(R8); \
 	LEAQ 1(BX), CX; \
@@ -144,7 +240,7 @@ open: // src[BX] is '{' or '['
 	CMPB (SI)(BX*1), $0x20
 	JA   open1
 	XORL R9, R9
-	JMP  ws
+	JMP  openSep
 
 open1: // after '{' or '[' and whitespace: src[BX] is in src
 	MOVBLZX (SI)(BX*1), AX
@@ -479,10 +575,10 @@ strStop: // AX: the stops in the 64 bytes from BX (none past src's end)
 	// the block, with its stops: R9 the block, AX the stops not yet
 	// taken (CHAIN, below). R9 and R13 are free inside a string.
 	MOVQ BX, R9
-	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, utf8Chain, $60, $61, 64)
+	CHAIN(strStopIn, strKeyColon, strKeyColon1, strValueStop, strChain, utf8Chain, strValueSep, $60, $61, 64)
 strStop32: // strStop for the 32 bytes from BX, the first after a quote
 	MOVQ BX, R9
-	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, utf8Chain32, $28, $29, 32)
+	CHAIN(strStopIn32, strKeyColon32, strKeyColon132, strValueStop32, strChain32, utf8Chain32, strValueSep32, $28, $29, 32)
 PADSTR
 strByte: // AL = src[BX]: a quote, a backslash, a control byte or from 0x80
 	CMPB AL, $0x22
@@ -795,7 +891,7 @@ next: // after a value in a container (the checkpoint): ',' or the closing brack
 	CMPB AL, $0x20
 	JA   next1
 	MOVL $1, R9
-	JMP  ws
+	JMP  nextSep
 next1: // AL = src[BX], not whitespace
 	CMPB AL, $0x2C
 	JEQ  comma
@@ -836,19 +932,19 @@ comma:
 	TESTQ $1, R10
 	JNZ  commaObject
 	// In an array, the whitespace after ',' is most often the same as
-	// after the last: compared as 16 bytes with the run ws learned, X9
-	// under the mask X10, R12 bytes long (value does as much for arrays
-	// of numbers). A byte must follow the 16 (the run may be 16 long, and
+	// after the last: compared as 32 bytes with the run ws learned, Y9
+	// under the mask Y10, R12 bytes long (value does as much for arrays
+	// of numbers). A byte must follow the 32 (the run may be 32 long, and
 	// the byte after it is read).
 	TESTQ R12, R12
 	JZ   ws
-	LEAQ 16(BX), AX
+	LEAQ 32(BX), AX
 	CMPQ AX, DX
 	JAE  ws
-	VMOVDQU (SI)(BX*1), X3
-	VPXOR X9, X3, X3
-	VPAND X10, X3, X3
-	VPTEST X3, X3
+	VMOVDQU (SI)(BX*1), Y3
+	VPXOR Y9, Y3, Y3
+	VPAND Y10, Y3, Y3
+	VPTEST Y3, Y3
 	JNZ  ws
 #ifdef COPY
 	COPYRUN(sepRunRoom, sepRun32, sepRun16, sepRunMore, sepRunByte, sepRunDone)
@@ -864,16 +960,16 @@ comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
-commaObject: // as in an array, with the run learned before a key: X14 under X15, osep-32(SP) bytes
+commaObject: // as in an array, with the run learned before a key: Y14 under Y15, osep-32(SP) bytes
 	CMPQ osep-32(SP), $0
 	JEQ  ws
-	LEAQ 16(BX), AX
+	LEAQ 32(BX), AX
 	CMPQ AX, DX
 	JAE  ws
-	VMOVDQU (SI)(BX*1), X3
-	VPXOR X14, X3, X3
-	VPAND X15, X3, X3
-	VPTEST X3, X3
+	VMOVDQU (SI)(BX*1), Y3
+	VPXOR Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPTEST Y3, Y3
 	JNZ  ws
 #ifdef COPY
 	COPYRUN(osepRunRoom, osepRun32, osepRun16, osepRunMore, osepRunByte, osepRunDone)
@@ -948,11 +1044,11 @@ wsDone: // src[BX], in src, is not whitespace
 	TESTQ $1, R10 // 2: after ','
 	JNZ  wsObject
 	// in an array: the run from CX is the separator to match
-	LEARNSEP(value, X9, X10)
+	LEARNSEP(value, Y9, Y10)
 	MOVQ R13, R12
 	JMP  value
 wsObject: // in an object: the run from CX is the separator before a key
-	LEARNSEP(key, X14, X15)
+	LEARNSEP(key, Y14, Y15)
 	MOVQ R13, osep-32(SP)
 	JMP  key
 
@@ -1059,4 +1155,30 @@ utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
 	CMPQ R13, DX
 	JAE  utf8ChainExact
 	JMP  strShort
+openSep: // after '{' or '[' (R9 0), src[BX] at most ' ': the separator learned for its kind
+	TESTQ $1, R10
+	JNZ  openSepObject
+	SEPSKIP(R12, Y9, Y10, open1, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
+openSepObject:
+	SEPSKIP(osep-32(SP), Y14, Y15, open1, ooRunRoom, ooRun32, ooRun16, ooRunMore, ooRunByte, ooRunDone)
+nextSep: // after a value (R9 1), src[BX] at most ' ': the separator learned for the parent's kind
+	TESTQ $2, R10
+	JNZ  nextSepObject
+	SEPSKIP(R12, Y9, Y10, next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
+nextSepObject:
+	SEPSKIP(osep-32(SP), Y14, Y15, next1, noRunRoom, noRun32, noRun16, noRunMore, noRunByte, noRunDone)
+	VSEP(strValueSep, strStopIn, strValueFar, 64, 63)
+	VSEP(strValueSep32, strStopIn32, strValueFar32, 32, 31)
+colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
+#ifndef COPY
+	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch.
+	JNE  colonSpace1
+	CMPB 1(SI)(BX*1), $0x20
+	JBE  colonSpace1
+	INCQ BX
+	JMP  value
+colonSpace1:
+#endif
+	MOVL $4, R9
+	JMP  ws
 PADTAIL
