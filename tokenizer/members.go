@@ -134,6 +134,12 @@ top: // here again at a depth that the loop went down to or back up from
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
+	if s.maxToken < 32 {
+		// No head hits: the loop tests no key's length against
+		// maxToken where a head hit (its key has 32 bytes at most), and
+		// memberMiss tests those it reads.
+		hs = &s.heads.none
+	}
 	next := hs.next // the place of the next member, kept in hs on the way out
 	if state == stKeyOrEnd {
 		next = 0
@@ -179,11 +185,8 @@ loop:
 			} else if ke == 0 || j >= len(src) {
 				break
 			}
-		}
-		// A head that hit ends before the window's end: the compare
-		// takes its 32 bytes from one before the end at most.
-		if ke-ks > s.maxToken {
-			break
+			// A head that hits ends before the window's end: the compare
+			// takes its 32 bytes from one before the end at most.
 		}
 		// The span is counted (n) where its value is read, or where the
 		// batch ends with it.
@@ -421,7 +424,9 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	} else if j, escaped = s.stringRest(src, j); j == 0 {
 		return 0, 0, 0, 0, false, 0
 	}
-	ke = j
+	if ke = j; ke-ks > s.maxToken {
+		return 0, 0, 0, 0, false, 0
+	}
 	if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
 		j += lay.colonN
 	} else {
@@ -714,6 +719,7 @@ type layout struct {
 // names it gave keys (keyName), and the last name it gave (MemberSpan.Head).
 type headTable struct {
 	d    [8]memberHeads
+	none memberHeads // none learned: Members' heads where maxToken is below 32
 	keys [256]keyName
 	gen  uint64
 }

@@ -472,3 +472,39 @@ func traceMembers(s *Scanner, doc []byte, siblings bool, desc ...*Descents) (str
 		}
 	}
 }
+
+// TestMembersMaxTokenHeads: a key longer than the limit on tokens is not
+// read by Members, also where the heads learned without a limit (the same
+// Scanner, an earlier document) would match it: Members takes no head where
+// the limit is below 32, and the member is left to Next, which reports it.
+func TestMembersMaxTokenHeads(t *testing.T) {
+	doc := []byte(`[` + strings.TrimSuffix(strings.Repeat(`{"abcdef":1,"xy":"ab","abcdefghij":{"k":1}},`, 6), ",") + `]` + strings.Repeat(" ", 64))
+	var s Scanner
+	for _, limit := range []int{0, 12, 8, 7, 4} {
+		s.Reset(0)
+		s.SetMaxToken(limit)
+		i, objects := 0, 0
+		var spans [32]MemberSpan
+		for {
+			tok, j, err := s.Next(doc, i)
+			if err != nil || tok.Kind == None || s.state == stDone {
+				break
+			}
+			i = j
+			if tok.Kind != ObjectStart {
+				continue
+			}
+			objects++
+			n, at, _ := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
+			for _, sp := range spans[:n] {
+				if sp.KeyStart >= 0 && limit > 0 && sp.KeyEnd-sp.KeyStart > limit {
+					t.Fatalf("limit %d: Members read the key %s", limit, doc[sp.KeyStart:sp.KeyEnd])
+				}
+			}
+			i = at
+		}
+		if objects < 1 {
+			t.Fatalf("limit %d: %d objects read", limit, objects)
+		}
+	}
+}
