@@ -128,18 +128,18 @@ func (s *Scanner) Members(src []byte, i int, spans []MemberSpan, trusted bool, k
 	}
 	s.down, s.wentDown = false, false
 top: // here again at a depth that the loop went down to or back up from
-	// Members of one object are usually laid out alike: the bytes from a
-	// value's end to the next key's quote (",\n    \""), from a key's end to
-	// its value (" : "), from '{' to the first key and from the last value to
-	// '}' repeat. Once read and checked the slow way, they are remembered and
-	// compared a word at a time.
-	lay, runs := &s.layout, &s.layout.runs[s.depth&(len(s.layout.runs)-1)]
-	// Objects in an array are usually alike too: their members' keys come
+	// Objects in an array are usually alike: their members' keys come
 	// in the same order. So the whole run from where a member starts to its
 	// value (",\n    \"key\" : ") is remembered for each of an object's
 	// first members, and the next member is compared with the one that
 	// came at its place last time.
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
+	if s.maxToken < 32 {
+		// No head hits: the loop tests no key's length against
+		// maxToken where a head hit (its key has 32 bytes at most), and
+		// memberMiss tests those it reads.
+		hs = &s.heads.none
+	}
 	next := hs.next // the place of the next member, kept in hs on the way out
 	if state == stKeyOrEnd {
 		next = 0
@@ -159,9 +159,9 @@ loop:
 		// The head's four words against the window's, written out: as a
 		// method this does not inline, and the call costs more than it saves.
 		hit := false
-		if next < len(hs.h) && h.st == state && j+32 <= len(src) {
-			b := src[j : j+32]
-			hit = (binary.LittleEndian.Uint64(b)^h.w[0])&h.m[0]|
+		if next < len(hs.h) && h.st == state && j < len(src)-32 {
+			b := (*[32]byte)(src[j:])
+			hit = (binary.LittleEndian.Uint64(b[:])^h.w[0])&h.m[0]|
 				(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
 				(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
 				(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0
@@ -178,98 +178,15 @@ loop:
 			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
 			h.misses = 0 // both counts
 		} else {
-			if state == stNext && runs.next.match(src, j) {
-				ks = j + runs.next.n - 1
-			} else if state == stKeyOrEnd && runs.open.match(src, j) {
-				ks = j + runs.open.n - 1
-			} else {
-				if state == stNext && runs.close.match(src, j) {
-					end = j + runs.close.n
-					if next < len(hs.h) {
-						h.learnClose(src, i, end)
-					}
-					goto closed
-				}
-				if j < len(src) && src[j] <= ' ' {
-					j = skipSpace(src, j)
-				}
-				if j >= len(src) {
-					break
-				}
-				switch state {
-				case stNext:
-					if src[j] != ',' {
-						if src[j] == '}' {
-							runs.close.remember(src, i, j+1)
-							end = j + 1
-							if next < len(hs.h) {
-								h.learnClose(src, i, end)
-							}
-							goto closed
-						}
-						s.state = state
-						hs.next = next
-						return n + dropped, i, false
-					}
-					if j++; j < len(src) && src[j] <= ' ' {
-						j = skipSpace(src, j)
-					}
-				case stKeyOrEnd:
-					if src[j] == '}' {
-						end = j + 1
-						goto closed
-					}
-				}
-				if j >= len(src) || src[j] != '"' {
-					break
-				}
-				ks = j
-				switch state {
-				case stNext:
-					runs.next.remember(src, i, ks+1)
-				case stKeyOrEnd:
-					runs.open.remember(src, i, ks+1)
-				}
-			}
-			// The key, whole: plain in the loop, escaped or not ASCII by str.
-			if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
-				j++
-			} else if j, escaped = s.keyRest(src, j); j == 0 {
+			// The bytes read and checked one by one, out of the loop:
+			// what the loop keeps in registers is the hit path's.
+			if ks, ke, j, head, escaped, end = s.memberMiss(src, i, state, next, keep); end > 0 {
+				goto closed
+			} else if ke == 0 || j >= len(src) {
 				break
 			}
-			ke = j
-			if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
-				j += lay.colonN
-			} else {
-				if j < len(src) && src[j] <= ' ' {
-					j = skipSpace1(src, j)
-				}
-				if j >= len(src) || src[j] != ':' {
-					break
-				}
-				if j++; j < len(src) && src[j] <= ' ' {
-					j = skipSpace1(src, j)
-				}
-				if j-ke < 8 && ke+8 <= len(src) {
-					lay.colonN = j - ke
-					lay.colon, lay.colonMask = binary.LittleEndian.Uint64(src[ke:ke+8]), lowBytes(lay.colonN)
-				}
-			}
-			// A head that missed twice in a row is replaced: objects of
-			// several kinds at one depth would otherwise take turns.
-			if next < len(hs.h) && !escaped {
-				if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
-					if h.set(src, i, j, ks, ke, state) {
-						h.gen = s.heads.name()
-						head = h.gen
-					}
-				} else {
-					h.misses |= 1
-				}
-			}
-		}
-		if j >= len(src) || ke-ks > s.maxToken {
-			break
+			// A head that hits ends before the window's end: the compare
+			// takes its 32 bytes from one before the end at most.
 		}
 		// The span is counted (n) where its value is read, or where the
 		// batch ends with it.
@@ -425,6 +342,137 @@ closed: // the object closed at src[end-1]
 	s.state = s.after()
 	hs.next = next
 	return n, end, true
+}
+
+// memberMiss reads the member at src[i], in state, where the head at its
+// place (next) missed: by the layout runs remembered at s.depth, else the
+// bytes read and checked one by one; the key by plainEnd, or keyRest
+// when escaped or not ASCII; the colon by the run remembered, else one by
+// one. A head that missed twice in a row is learned anew. It returns the
+// key's span, the index of the value's first byte, the key's name (0:
+// none) and whether it is escaped; or end, where the object closed (after
+// its '}'); or ke 0, where the member is not whole in the window or not
+// well formed: the rest is the caller's.
+//
+// Members' loop keeps its registers for the heads that hit: the few
+// members whose head misses (a first object, objects of several kinds at
+// one depth, a head over 32 bytes) cost a call.
+func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint64) (ks, ke, j int, head uint64, escaped bool, end int) {
+	// Members of one object are usually laid out alike: the bytes from a
+	// value's end to the next key's quote (",\n    \""), from a key's end to
+	// its value (" : "), from '{' to the first key and from the last value to
+	// '}' repeat. Once read and checked the slow way, they are remembered and
+	// compared a word at a time.
+	lay, runs := &s.layout, &s.layout.runs[s.depth&(len(s.layout.runs)-1)]
+	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
+	h := &hs.h[next&(len(hs.h)-1)]
+	j = i
+	if state == stNext && runs.next.match(src, j) {
+		ks = j + runs.next.n - 1
+	} else if state == stKeyOrEnd && runs.open.match(src, j) {
+		ks = j + runs.open.n - 1
+	} else {
+		if state == stNext && runs.close.match(src, j) {
+			end = j + runs.close.n
+			if next < len(hs.h) {
+				h.learnClose(src, i, end)
+			}
+			return 0, 0, 0, 0, false, end
+		}
+		if j < len(src) && src[j] <= ' ' {
+			j = skipSpace(src, j)
+		}
+		if j >= len(src) {
+			return 0, 0, 0, 0, false, 0
+		}
+		switch state {
+		case stNext:
+			if src[j] != ',' {
+				if src[j] == '}' {
+					runs.close.remember(src, i, j+1)
+					end = j + 1
+					if next < len(hs.h) {
+						h.learnClose(src, i, end)
+					}
+					return 0, 0, 0, 0, false, end
+				}
+				return 0, 0, 0, 0, false, 0
+			}
+			if j++; j < len(src) && src[j] <= ' ' {
+				j = skipSpace(src, j)
+			}
+		case stKeyOrEnd:
+			if src[j] == '}' {
+				end = j + 1
+				return 0, 0, 0, 0, false, end
+			}
+		}
+		if j >= len(src) || src[j] != '"' {
+			return 0, 0, 0, 0, false, 0
+		}
+		ks = j
+		switch state {
+		case stNext:
+			runs.next.remember(src, i, ks+1)
+		case stKeyOrEnd:
+			runs.open.remember(src, i, ks+1)
+		}
+	}
+	// The key, whole: plain in the loop, escaped or not ASCII by str.
+	if j = plainEnd(src, ks+1); j < len(src) && src[j] == '"' {
+		j++
+	} else if j, escaped = s.keyRest(src, j); j == 0 {
+		return 0, 0, 0, 0, false, 0
+	}
+	if ke = j; ke-ks > s.maxToken {
+		return 0, 0, 0, 0, false, 0
+	}
+	if lay.colonN > 0 && j+8 <= len(src) && (binary.LittleEndian.Uint64(src[j:j+8])^lay.colon)&lay.colonMask == 0 && src[j+lay.colonN] > ' ' {
+		j += lay.colonN
+	} else {
+		if j < len(src) && src[j] <= ' ' {
+			j = skipSpace1(src, j)
+		}
+		if j >= len(src) || src[j] != ':' {
+			return 0, 0, 0, 0, false, 0
+		}
+		if j++; j < len(src) && src[j] <= ' ' {
+			j = skipSpace1(src, j)
+		}
+		if j-ke < 8 && ke+8 <= len(src) {
+			lay.colonN = j - ke
+			lay.colon, lay.colonMask = binary.LittleEndian.Uint64(src[ke:ke+8]), lowBytes(lay.colonN)
+		}
+	}
+	if escaped {
+		return ks, ke, j, 0, true, 0
+	}
+	// A key that keep keeps is named by its bytes: where objects of
+	// several kinds come at one depth, the head at a member's place
+	// misses, and the caller would look the key up each time without a
+	// name. (A key that keep drops gets no span: see Members.)
+	if s.down {
+		keep = s.downKeep
+	}
+	if keep>>min(uint(ke-ks-2), 63)&1 != 0 {
+		head = s.heads.keyName(src, ks, ke)
+	}
+	// A head that missed twice in a row is replaced: objects of several
+	// kinds at one depth would otherwise take turns. It takes the key's
+	// name, so that what the caller found for the key holds.
+	if next < len(hs.h) {
+		if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
+			if j-i <= 32 && h.set(src, i, j, ks, ke, state) {
+				if head == 0 {
+					head = s.heads.name()
+				}
+				h.gen = head
+			}
+		} else {
+			h.misses |= 1
+		}
+	}
+	return ks, ke, j, head, false, 0
 }
 
 // sibling opens the object that follows, in the innermost container, an
@@ -667,11 +715,43 @@ type layout struct {
 	colonN           int
 }
 
-// headTable is what Members remembers of members, per depth (modulo 8), and
-// the last name it gave a head it learned (MemberSpan.Head).
+// headTable is what Members remembers of members, per depth (modulo 8), the
+// names it gave keys (keyName), and the last name it gave (MemberSpan.Head).
 type headTable struct {
-	d   [8]memberHeads
-	gen uint64
+	d    [8]memberHeads
+	none memberHeads // none learned: Members' heads where maxToken is below 32
+	keys [256]keyName
+	gen  uint64
+}
+
+// keyName is the name given to a key of up to 16 bytes between its quotes:
+// its length plus one (0: an empty slot) and its first and last 8 bytes,
+// which hold all of its bytes.
+type keyName struct {
+	n           uint
+	first, last uint64
+	gen         uint64
+}
+
+// keyName returns a name for the key at src[ks:ke], quotes included, with
+// no escape: the one it gave the key before when the key's slot still holds
+// it, else a new one. A key of more than 16 bytes between its quotes, or
+// one of fewer than 8 whose first 8 bytes from its content are not all in
+// the window, gets a new name each time.
+func (t *headTable) keyName(src []byte, ks, ke int) uint64 {
+	n := uint(ke - ks - 2)
+	if n > 16 || ks+9 > len(src) {
+		return t.name()
+	}
+	first, last := binary.LittleEndian.Uint64(src[ks+1:])&headMasks[min(n, 8)][0], uint64(0)
+	if n > 8 {
+		last = binary.LittleEndian.Uint64(src[ke-9:])
+	}
+	k := &t.keys[(first^last<<1^uint64(n))*0x9e3779b97f4a7c15>>56]
+	if k.n != n+1 || k.first != first || k.last != last {
+		k.n, k.first, k.last, k.gen = n+1, first, last, t.name()
+	}
+	return k.gen
 }
 
 // headBlocks counts the blocks of 1<<32 head names handed out in the process:
@@ -721,12 +801,24 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	if n > 32 || i+32 > len(src) {
 		return false
 	}
-	for k := range h.w {
-		h.w[k], h.m[k] = binary.LittleEndian.Uint64(src[i+8*k:]), lowBytes(n-8*k)
-	}
+	b := src[i : i+32]
+	h.w[0], h.w[1] = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	h.w[2], h.w[3] = binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
+	h.m = headMasks[n]
 	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
 	return true
 }
+
+// headMasks holds, for a head of n bytes, the masks of its four words:
+// lowBytes(n), lowBytes(n-8) and so on; a load instead of four branches.
+var headMasks = func() (m [33][4]uint64) {
+	for n := range m {
+		for k := range m[n] {
+			m[n][k] = lowBytes(n - 8*k)
+		}
+	}
+	return m
+}()
 
 // learnClose makes src[i:end], the run from a value's end to the '}' that
 // closed its object (at src[end-1]), read and checked in state stNext, the

@@ -472,3 +472,87 @@ func traceMembers(s *Scanner, doc []byte, siblings bool, desc ...*Descents) (str
 		}
 	}
 }
+
+// TestMembersMaxTokenHeads: a key longer than the limit on tokens is not
+// read by Members, also where the heads learned without a limit (the same
+// Scanner, an earlier document) would match it: Members takes no head where
+// the limit is below 32, and the member is left to Next, which reports it.
+func TestMembersMaxTokenHeads(t *testing.T) {
+	doc := []byte(`[` + strings.TrimSuffix(strings.Repeat(`{"abcdef":1,"xy":"ab","abcdefghij":{"k":1}},`, 6), ",") + `]` + strings.Repeat(" ", 64))
+	var s Scanner
+	for _, limit := range []int{0, 12, 8, 7, 4} {
+		s.Reset(0)
+		s.SetMaxToken(limit)
+		i, objects := 0, 0
+		var spans [32]MemberSpan
+		for {
+			tok, j, err := s.Next(doc, i)
+			if err != nil || tok.Kind == None || s.state == stDone {
+				break
+			}
+			i = j
+			if tok.Kind != ObjectStart {
+				continue
+			}
+			objects++
+			n, at, _ := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
+			for _, sp := range spans[:n] {
+				if sp.KeyStart >= 0 && limit > 0 && sp.KeyEnd-sp.KeyStart > limit {
+					t.Fatalf("limit %d: Members read the key %s", limit, doc[sp.KeyStart:sp.KeyEnd])
+				}
+			}
+			i = at
+		}
+		if objects < 1 {
+			t.Fatalf("limit %d: %d objects read", limit, objects)
+		}
+	}
+}
+
+// TestHeadKeyNames: where objects of two kinds take turns at one depth, so
+// that the head at a member's place misses every other time, a key that
+// keep keeps still gets a Head (named by its bytes), the same one each time,
+// and no Head names two keys.
+func TestHeadKeyNames(t *testing.T) {
+	doc := []byte(`[` + strings.TrimSuffix(strings.Repeat(`{"id":1,"abcdefghijkl":2,"x":3},{"abcdefghijkl":1,"id":2,"yy":[1]},`, 8), ",") + `]` + strings.Repeat(" ", 64))
+	var s Scanner
+	s.Reset(0)
+	keyOf, headOf := map[uint64]string{}, map[string]uint64{}
+	i, unnamed := 0, 0
+	var spans [32]MemberSpan
+	for {
+		tok, j, err := s.Next(doc, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i = j; tok.Kind == None || s.state == stDone {
+			break
+		}
+		if tok.Kind != ObjectStart {
+			continue
+		}
+		n, at, _ := s.Members(doc, i, spans[:], false, 1<<2|1<<12, nil)
+		for _, sp := range spans[:n] {
+			if sp.KeyStart < 0 {
+				continue
+			}
+			key := string(doc[sp.KeyStart:sp.KeyEnd])
+			if sp.Head == 0 {
+				unnamed++
+				continue
+			}
+			if k, ok := keyOf[sp.Head]; ok && k != key {
+				t.Fatalf("head %d names %s, and %s before", sp.Head, key, k)
+			}
+			keyOf[sp.Head] = key
+			if h, ok := headOf[key]; ok && h != sp.Head {
+				t.Fatalf("%s has head %d, and %d before", key, sp.Head, h)
+			}
+			headOf[key] = sp.Head
+		}
+		i = at
+	}
+	if unnamed > 0 || len(headOf) != 3 {
+		t.Fatalf("%d spans without a head; keys named: %v", unnamed, headOf)
+	}
+}
