@@ -998,8 +998,10 @@ ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	JBE  wsScan
 	MOVQ AX, BX
 	JMP  wsDone
-wsScan:
-	LEAQ ·space(SB), R8
+wsScan: // a NOP first, or the assembler sends the jumps here on to wsVec as long jumps (the labels after would move)
+	BYTE $0x90
+	JMP  wsVec
+	INT3X1
 wsLoop:
 	CMPQ BX, DX
 	JAE  fail
@@ -1181,4 +1183,26 @@ colonSpace1:
 #endif
 	MOVL $4, R9
 	JMP  ws
+wsVec: // ws's run from BX (CX), not one space: 32 bytes a step while 32 are in src, then wsLoop
+	// The whitespace bytes are those that skipSpaces (Y8) maps to
+	// themselves by their low nibble; the first other byte ends the run.
+	LEAQ 32(BX), AX
+	CMPQ AX, DX
+	JA   wsVecTail
+	VMOVDQU (SI)(BX*1), Y3
+	VPSHUFB Y3, Y8, Y4
+	VPCMPEQB Y3, Y4, Y4
+	VPMOVMSKB Y4, AX
+	NOTL AX
+	TESTL AX, AX
+	JZ   wsVec32
+	BSFL AX, AX
+	ADDQ AX, BX
+	JMP  wsDone
+wsVec32:
+	ADDQ $32, BX
+	JMP  wsVec
+wsVecTail:
+	LEAQ ·space(SB), R8
+	JMP  wsLoop
 PADTAIL
