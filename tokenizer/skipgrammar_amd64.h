@@ -58,24 +58,23 @@ colon1:
 // whitespace again; no separator, another run or fewer than 33 bytes in
 // src: ws as before, R9 set by the caller. In the copy kernel the run
 // before it is appended first (SEPCOPY). It clobbers AX, R8, R13 and Y3.
-#define SEPSKIP(len, yw, ym, back, lroom, l32, l16, lmore, lbyte, ldone) \
-	CMPQ len, $0; \
-	JEQ  ws; \
+#define SEPSKIP(back, lroom, l32, l16, lmore, lbyte, ldone) \
 	LEAQ 32(BX), AX; \
 	CMPQ AX, DX; \
-	JAE  ws; \
-	VMOVDQU (SI)(BX*1), Y3; \
-	VPXOR yw, Y3, Y3; \
-	VPAND ym, Y3, Y3; \
-	VPTEST Y3, Y3; \
-	JNZ  ws; \
+	JA   ws; \
 	SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone); \
-	ADDQ len, BX; \
+	SEPRUN; \
+	VMOVDQU (SI)(BX*1), Y3; \
+	VPSHUFB Y3, Y8, Y4; \
+	VPCMPEQB Y3, Y4, Y4; \
+	VPMOVMSKB Y4, AX; \
+	NOTL AX; \
+	BSFL AX, AX; \
+	JZ   ws; \
+	ADDQ AX, BX; \
 	SEPRUN; \
 	MOVBLZX (SI)(BX*1), AX; \
-	CMPB AL, $0x20; \
-	JA   back; \
-	JMP  ws
+	JMP  back
 // VSEP is CHAIN's `","` with the separator learned in an object between
 // ',' and the key's quote (pretty-printed members): where a string value
 // ends at BX (R8 at most n-3: ',' in the block), ',' follows, the 32 bytes
@@ -100,17 +99,16 @@ vsep: \
 	JNE  strEndValue; \
 	TESTQ $1, R10; \
 	JZ   strEndValue; \
-	MOVQ osep-32(SP), R13; \
-	TESTQ R13, R13; \
-	JZ   strEndValue; \
 	LEAQ 34(BX), R8; \
 	CMPQ R8, DX; \
 	JA   strEndValue; \
 	VMOVDQU 2(SI)(BX*1), Y3; \
-	VPXOR Y14, Y3, Y3; \
-	VPAND Y15, Y3, Y3; \
-	VPTEST Y3, Y3; \
-	JNZ  strEndValue; \
+	VPSHUFB Y3, Y8, Y4; \
+	VPCMPEQB Y3, Y4, Y4; \
+	VPMOVMSKB Y4, R13; \
+	NOTL R13; \
+	BSFL R13, R13; \
+	JZ   strEndValue; \
 	LEAQ 2(BX)(R13*1), R8; \
 	CMPB (SI)(R8*1), $0x22; \
 	JNE  strEndValue; \
@@ -936,51 +934,26 @@ comma:
 	// under the mask Y10, R12 bytes long (value does as much for arrays
 	// of numbers). A byte must follow the 32 (the run may be 32 long, and
 	// the byte after it is read).
-	TESTQ R12, R12
-	JZ   ws
-	LEAQ 32(BX), AX
-	CMPQ AX, DX
-	JAE  ws
-	VMOVDQU (SI)(BX*1), Y3
-	VPXOR Y9, Y3, Y3
-	VPAND Y10, Y3, Y3
-	VPTEST Y3, Y3
-	JNZ  ws
+	// (round 13: the run is scanned 32 bytes at once out of line, commaArray;
+	// int3 bytes keep the labels after where they were)
+	JMP  commaArray
 #ifdef COPY
-	COPYRUN(sepRunRoom, sepRun32, sepRun16, sepRunMore, sepRunByte, sepRunDone)
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4
+#else
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1
 #endif
-	ADDQ R12, BX
-#ifdef COPY
-	MOVQ BX, run-8(SP)
-#endif
-	CMPB (SI)(BX*1), $0x20
-	JA   value
-	JMP  ws
 comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
 commaObject: // as in an array, with the run learned before a key: Y14 under Y15, osep-32(SP) bytes
-	CMPQ osep-32(SP), $0
-	JEQ  ws
-	LEAQ 32(BX), AX
-	CMPQ AX, DX
-	JAE  ws
-	VMOVDQU (SI)(BX*1), Y3
-	VPXOR Y14, Y3, Y3
-	VPAND Y15, Y3, Y3
-	VPTEST Y3, Y3
-	JNZ  ws
+	BYTE $0x90 // a NOP first, or the jumps here would go on to commaObjectVec as long jumps
+	JMP  commaObjectVec
 #ifdef COPY
-	COPYRUN(osepRunRoom, osepRun32, osepRun16, osepRunMore, osepRunByte, osepRunDone)
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
+#else
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #endif
-	ADDQ osep-32(SP), BX
-#ifdef COPY
-	MOVQ BX, run-8(SP)
-#endif
-	CMPB (SI)(BX*1), $0x20
-	JA   key
-	JMP  ws
 
 ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	// As skipSpace: a run of spaces is measured a word at a time. CX, a
@@ -1157,18 +1130,14 @@ utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
 	CMPQ R13, DX
 	JAE  utf8ChainExact
 	JMP  strShort
-openSep: // after '{' or '[' (R9 0), src[BX] at most ' ': the separator learned for its kind
-	TESTQ $1, R10
-	JNZ  openSepObject
-	SEPSKIP(R12, Y9, Y10, open1, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
-openSepObject:
-	SEPSKIP(osep-32(SP), Y14, Y15, open1, ooRunRoom, ooRun32, ooRun16, ooRunMore, ooRunByte, ooRunDone)
-nextSep: // after a value (R9 1), src[BX] at most ' ': the separator learned for the parent's kind
-	TESTQ $2, R10
-	JNZ  nextSepObject
-	SEPSKIP(R12, Y9, Y10, next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
-nextSepObject:
-	SEPSKIP(osep-32(SP), Y14, Y15, next1, noRunRoom, noRun32, noRun16, noRunMore, noRunByte, noRunDone)
+openSep: // after '{' or '[' (R9 0), src[BX] at most ' '
+	SEPSKIP(open1, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
+nextSep: // after a value (R9 1), src[BX] at most ' '
+	SEPSKIP(next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
+commaArray: // after ',' in an array (R9 2), src[BX] at most ' '
+	SEPSKIP(value, caRunRoom, caRun32, caRun16, caRunMore, caRunByte, caRunDone)
+commaObjectVec: // after ',' in an object (R9 2), src[BX] at most ' '
+	SEPSKIP(key, coRunRoom, coRun32, coRun16, coRunMore, coRunByte, coRunDone)
 	VSEP(strValueSep, strStopIn, strValueFar, 64, 63)
 	VSEP(strValueSep32, strStopIn32, strValueFar32, 32, 31)
 colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
