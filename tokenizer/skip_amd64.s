@@ -345,10 +345,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after wsVec, unreached): 28 bytes here,
-// 55 in the copy kernel, which keep the next function's phase
+// PADTAIL ends each kernel (after commaObjectVec, unreached): 31 bytes
+// here, 18 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -438,7 +438,7 @@ ldone:
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #undef PADTAIL
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
+#define PADTAIL INT3X8; INT3X8; INT3X1; INT3X1
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

@@ -58,7 +58,7 @@ colon1:
 // whitespace again; no separator, another run or fewer than 33 bytes in
 // src: ws as before, R9 set by the caller. In the copy kernel the run
 // before it is appended first (SEPCOPY). It clobbers AX, R8, R13 and Y3.
-#define SEPSKIP(back, lroom, l32, l16, lmore, lbyte, ldone) \
+#define SEPSKIP(back, dec, lmiss, lroom, l32, l16, lmore, lbyte, ldone) \
 	LEAQ 32(BX), AX; \
 	CMPQ AX, DX; \
 	JA   ws; \
@@ -71,6 +71,18 @@ colon1:
 	NOTL AX; \
 	BSFL AX, AX; \
 	JZ   ws; \
+	MOVQ R11, R13; \
+	dec; \
+	ANDL $7, R13; \
+	MOVBLZX entry+56(FP)(R13*1), R8; \
+	CMPL AX, R8; \
+	JNE  lmiss; \
+	ADDQ R8, BX; \
+	SEPRUN; \
+	MOVBLZX (SI)(BX*1), AX; \
+	JMP  back; \
+lmiss: \
+	MOVB AL, entry+56(FP)(R13*1); \
 	ADDQ AX, BX; \
 	SEPRUN; \
 	MOVBLZX (SI)(BX*1), AX; \
@@ -109,7 +121,12 @@ vsep: \
 	NOTL R13; \
 	BSFL R13, R13; \
 	JZ   strEndValue; \
-	LEAQ 2(BX)(R13*1), R8; \
+	MOVQ R11, R8; \
+	ANDL $7, R8; \
+	MOVBLZX entry+56(FP)(R8*1), R8; \
+	CMPL R13, R8; \
+	JNE  strEndValue; \
+	LEAQ 2(BX)(R8*1), R8; \
 	CMPB (SI)(R8*1), $0x22; \
 	JNE  strEndValue; \
 	INCQ BX; \
@@ -971,10 +988,8 @@ ws: // src[BX] is in src and at most ' ': skip JSON whitespace, then back by R9
 	JBE  wsScan
 	MOVQ AX, BX
 	JMP  wsDone
-wsScan: // a NOP first, or the assembler sends the jumps here on to wsVec as long jumps (the labels after would move)
-	BYTE $0x90
-	JMP  wsVec
-	INT3X1
+wsScan:
+	LEAQ ·space(SB), R8
 wsLoop:
 	CMPQ BX, DX
 	JAE  fail
@@ -1130,14 +1145,14 @@ utf8Chain32End: // in the block's last 3 bytes: strShort from BX (CX >= BX-64)
 	CMPQ R13, DX
 	JAE  utf8ChainExact
 	JMP  strShort
-openSep: // after '{' or '[' (R9 0), src[BX] at most ' '
-	SEPSKIP(open1, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
-nextSep: // after a value (R9 1), src[BX] at most ' '
-	SEPSKIP(next1, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
+openSep: // after '{' or '[' (R9 0), src[BX] at most ' ': the run of the container's depth
+	SEPSKIP(open1, NOP, oaMiss, oaRunRoom, oaRun32, oaRun16, oaRunMore, oaRunByte, oaRunDone)
+nextSep: // after a value (R9 1), src[BX] at most ' ': the run of the parent's depth (before ']' or '}')
+	SEPSKIP(next1, DECQ R13, naMiss, naRunRoom, naRun32, naRun16, naRunMore, naRunByte, naRunDone)
 commaArray: // after ',' in an array (R9 2), src[BX] at most ' '
-	SEPSKIP(value, caRunRoom, caRun32, caRun16, caRunMore, caRunByte, caRunDone)
+	SEPSKIP(value, NOP, caMiss, caRunRoom, caRun32, caRun16, caRunMore, caRunByte, caRunDone)
 commaObjectVec: // after ',' in an object (R9 2), src[BX] at most ' '
-	SEPSKIP(key, coRunRoom, coRun32, coRun16, coRunMore, coRunByte, coRunDone)
+	SEPSKIP(key, NOP, coMiss, coRunRoom, coRun32, coRun16, coRunMore, coRunByte, coRunDone)
 	VSEP(strValueSep, strStopIn, strValueFar, 64, 63)
 	VSEP(strValueSep32, strStopIn32, strValueFar32, 32, 31)
 colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
@@ -1152,26 +1167,4 @@ colonSpace1:
 #endif
 	MOVL $4, R9
 	JMP  ws
-wsVec: // ws's run from BX (CX), not one space: 32 bytes a step while 32 are in src, then wsLoop
-	// The whitespace bytes are those that skipSpaces (Y8) maps to
-	// themselves by their low nibble; the first other byte ends the run.
-	LEAQ 32(BX), AX
-	CMPQ AX, DX
-	JA   wsVecTail
-	VMOVDQU (SI)(BX*1), Y3
-	VPSHUFB Y3, Y8, Y4
-	VPCMPEQB Y3, Y4, Y4
-	VPMOVMSKB Y4, AX
-	NOTL AX
-	TESTL AX, AX
-	JZ   wsVec32
-	BSFL AX, AX
-	ADDQ AX, BX
-	JMP  wsDone
-wsVec32:
-	ADDQ $32, BX
-	JMP  wsVec
-wsVecTail:
-	LEAQ ·space(SB), R8
-	JMP  wsLoop
 PADTAIL
