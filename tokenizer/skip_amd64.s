@@ -272,7 +272,9 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 //	R12 the length of the separator learned in an array (0: none), Y9 its
 //	bytes and Y10 their mask; R13 scratch in ws; in an object, the
 //	separator before a key: Y14 its bytes, Y15 their mask and osep-32(SP)
-//	its length (0: none)
+//	its length (0: none). Since round 13 (sep13) ws still learns them,
+//	but nothing compares with them: SEPSKIP and VSEP scan the run and
+//	predict its length by depth, a byte per depth mod 8 in entry+56(FP)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
@@ -345,10 +347,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after colonSpace, unreached): 56 bytes here,
-// 47 in the copy kernel, which keep the next function's phase
+// PADTAIL ends each kernel (after commaObjectVec, unreached): 31 bytes
+// here, 18 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
+#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
@@ -438,7 +440,7 @@ ldone:
 #undef PADNUM
 #define PADNUM INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #undef PADTAIL
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
+#define PADTAIL INT3X8; INT3X8; INT3X1; INT3X1
 #define COPY
 TEXT ·copyWholeAVX2(SB), NOSPLIT, $32-128
 // CHECKPOINT, the copy kernel's (here, where go vet reads it as its).

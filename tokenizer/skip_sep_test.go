@@ -129,50 +129,122 @@ func TestSkipSeparators(t *testing.T) {
 		for width := 1; width <= 9; width++ {
 			doc := prettyDoc(st, width)
 			t.Run(fmt.Sprintf("%s/width=%d", st.name, width), func(t *testing.T) {
-				eachKernelSet(t, func(t *testing.T) {
-					check := func(d string, valid bool) {
-						t.Helper()
-						for _, pad := range []string{"", " ", strings.Repeat(" ", 40)} {
-							a := skipArgs{src: []byte(d + pad), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
-							if end, ok := checkSkip(t, a); ok != valid || ok && end != len(d) {
-								t.Fatalf("skipWhole(%q) = %d %v, want valid %v", a.src, end, ok, valid)
-							}
-							checkCopy(t, a)
-						}
-					}
-					check(doc, true)
-					spans := wsSpans(doc)
-					for k, sp := range spans {
-						if k%3 != 0 && testing.Short() {
-							continue
-						}
-						run := doc[sp[0]:sp[1]]
-						before, after := doc[:sp[0]], doc[sp[1]:]
-						check(before+run+" "+after, true)
-						check(before+run[:len(run)-1]+after, true)
-						check(before+run[:len(run)-1]+"\t"+after, true)
-						for _, bad := range []byte{'\v', 0xa0, 'x'} {
-							r := []byte(run)
-							r[len(r)-1] = bad
-							check(before+string(r)+after, false)
-							if len(r) > 2 {
-								r = []byte(run)
-								r[len(r)/2] = bad
-								check(before+string(r)+after, false)
-							}
-						}
-						for _, cut := range []int{sp[0], sp[0] + 1, (sp[0] + sp[1]) / 2, sp[1] - 1, sp[1], sp[1] + 1} {
-							if cut >= len(doc) {
-								continue
-							}
-							a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
-							if _, ok := checkSkip(t, a); ok {
-								t.Fatalf("skipWhole(%q) took a cut value", a.src)
-							}
-							checkCopy(t, a)
-						}
-					}
-				})
+				checkSeparatorDoc(t, doc)
+			})
+		}
+	}
+}
+
+// checkSeparatorDoc is TestSkipSeparators' check of one document, in every
+// kernel set.
+func checkSeparatorDoc(t *testing.T, doc string) {
+	eachKernelSet(t, func(t *testing.T) {
+		check := func(d string, valid bool) {
+			t.Helper()
+			for _, pad := range []string{"", " ", strings.Repeat(" ", 40)} {
+				a := skipArgs{src: []byte(d + pad), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+				if end, ok := checkSkip(t, a); ok != valid || ok && end != len(d) {
+					t.Fatalf("skipWhole(%q) = %d %v, want valid %v", a.src, end, ok, valid)
+				}
+				checkCopy(t, a)
+			}
+		}
+		check(doc, true)
+		spans := wsSpans(doc)
+		for k, sp := range spans {
+			if k%3 != 0 && testing.Short() {
+				continue
+			}
+			run := doc[sp[0]:sp[1]]
+			before, after := doc[:sp[0]], doc[sp[1]:]
+			check(before+run+" "+after, true)
+			check(before+run[:len(run)-1]+after, true)
+			check(before+run[:len(run)-1]+"\t"+after, true)
+			for _, bad := range []byte{'\v', 0xa0, 'x'} {
+				r := []byte(run)
+				r[len(r)-1] = bad
+				check(before+string(r)+after, false)
+				if len(r) > 2 {
+					r = []byte(run)
+					r[len(r)/2] = bad
+					check(before+string(r)+after, false)
+				}
+			}
+			for _, cut := range []int{sp[0], sp[0] + 1, (sp[0] + sp[1]) / 2, sp[1] - 1, sp[1], sp[1] + 1} {
+				if cut >= len(doc) {
+					continue
+				}
+				a := skipArgs{src: []byte(doc[:cut]), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+				if _, ok := checkSkip(t, a); ok {
+					t.Fatalf("skipWhole(%q) took a cut value", a.src)
+				}
+				checkCopy(t, a)
+			}
+		}
+	})
+}
+
+// deepDoc nests objects and arrays in turn to depth levels, pretty-printed
+// with the indent width given: each object holds a number, a string value
+// before a member (VSEP), an empty array and the next level, each array
+// a number, a string and the next level. Depths past 8 share the kernels'
+// predicted run lengths (by depth mod 8) with the runs 8 levels up, which
+// are 8*width bytes shorter.
+func deepDoc(st sepStyle, width, levels int) string {
+	var b strings.Builder
+	nl := func(depth int) {
+		b.WriteString(st.newline)
+		b.WriteString(strings.Repeat(st.unit, width*depth))
+	}
+	comma := func(depth int) {
+		b.WriteString(",")
+		b.WriteString(st.afterComma)
+		nl(depth)
+	}
+	var level func(d int)
+	level = func(d int) {
+		if d%2 == 1 {
+			b.WriteString("{")
+			nl(d)
+			fmt.Fprintf(&b, `"n": %d`, d)
+			comma(d)
+			b.WriteString(`"s": "v"`)
+			comma(d)
+			b.WriteString(`"e": []`)
+			if d < levels {
+				comma(d)
+				b.WriteString(`"next": `)
+				level(d + 1)
+			}
+			nl(d - 1)
+			b.WriteString("}")
+			return
+		}
+		b.WriteString("[")
+		nl(d)
+		fmt.Fprintf(&b, "%d", d)
+		comma(d)
+		b.WriteString(`"w"`)
+		if d < levels {
+			comma(d)
+			level(d + 1)
+		}
+		nl(d - 1)
+		b.WriteString("]")
+	}
+	level(1)
+	return b.String()
+}
+
+// TestSkipSeparatorsDeep is TestSkipSeparators on deepDoc: 20 levels, so
+// that each depth's predicted run length (mod 8) meets runs of another
+// length, in both directions, and runs grow past 32 bytes.
+func TestSkipSeparatorsDeep(t *testing.T) {
+	for _, st := range sepStyles {
+		for _, width := range []int{1, 2, 3} {
+			doc := deepDoc(st, width, 20)
+			t.Run(fmt.Sprintf("%s/width=%d", st.name, width), func(t *testing.T) {
+				checkSeparatorDoc(t, doc)
 			})
 		}
 	}
