@@ -86,9 +86,6 @@ type input struct {
 	cfg  Config
 	err  error // sticky: once a document is rejected, every call returns it
 	wild bool  // prog has a wildcard: errors name its members (wildNames)
-	// windows: the input comes window by window (Write), not whole (Append):
-	// kept containers are read by one scanner (value, opCopy).
-	windows bool
 
 	off      int64 // offset in the input of the current window's first byte
 	line     int64 // NDJSON: number of the current line, from 1
@@ -237,7 +234,6 @@ func (m *Machine) Write(dst, src []byte) ([]byte, int, error) {
 	if m.err != nil {
 		return dst, 0, m.err
 	}
-	m.windows = true
 	if m.overLimit(len(src)) {
 		// Mask up to the limit, so that an error before it is reported first,
 		// then report the limit: the same error whatever the split.

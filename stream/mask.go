@@ -633,14 +633,17 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		m.op = opCopy // AppendValue or AppendTrusted go on across windows
 		return dst, i, nil
 	case node == compile.Keep:
-		// Masked window by window (Write), a kept container is read once
-		// (opCopy), not checked by sc and copied by cp (opCheckCopy), two
-		// scanners that both restart at every window: with opCopy, Copy
-		// ran canada-keep-all 7 % faster, citm-keep-most 3 %, twitter-keep-most
-		// 2 %, no workload slower (Intel Xeon, AVX-512, 16 KiB Reads;
-		// bench/REPORT.md, round 11). Append keeps opCheckCopy.
+		// Where AVX-512 runs (WideCopy), a kept container is checked by sc
+		// and copied by cp (opCheckCopy: the copy from L1, without the
+		// brackets' count), in memory and window by window alike. Round 11
+		// read it once in windows (opCopy, 2 to 7 % faster then); since the
+		// skip kernel predicts whitespace runs (round 13), opCheckCopy in
+		// windows runs twitter-keep-most 11.6 % faster, and citm-keep-most
+		// 5.7 % and canada-keep-all 3.0 % slower, and streams every keep
+		// row at 0.96x its in-memory speed or more (Intel Xeon;
+		// bench/REPORT.md, round 13).
 		m.op = opCopy
-		if !m.cfg.Trusted && !m.windows && tokenizer.WideCopy() {
+		if !m.cfg.Trusted && tokenizer.WideCopy() {
 			m.op = opCheckCopy
 		}
 		return dst, i, nil
