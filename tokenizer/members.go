@@ -369,6 +369,19 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	j = i
 	if state == stNext && runs.next.match(src, j) {
 		ks = j + runs.next.n - 1
+		// A long head (stLongNext): the member's head from its key's
+		// quote, where the whole head is over 32 bytes. The run before
+		// the quote is the layout's, just matched.
+		if h.st == stLongNext && next < len(hs.h) && ks < len(src)-32 {
+			b := (*[32]byte)(src[ks:])
+			if (binary.LittleEndian.Uint64(b[:])^h.w[0])&h.m[0]|
+				(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
+				(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
+				(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0 && h.keyEnd <= s.maxToken {
+				h.misses = 0
+				return ks, ks + h.keyEnd, ks + h.n, h.gen, false, 0
+			}
+		}
 	} else if state == stKeyOrEnd && runs.open.match(src, j) {
 		ks = j + runs.open.n - 1
 	} else {
@@ -462,7 +475,8 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	// name, so that what the caller found for the key holds.
 	if next < len(hs.h) {
 		if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
-			if j-i <= 32 && h.set(src, i, j, ks, ke, state) {
+			if j-i <= 32 && h.set(src, i, j, ks, ke, state) ||
+				state == stNext && ks+1-i == runs.next.n && h.setLong(src, ks, j, ke) {
 				if head == 0 {
 					head = s.heads.name()
 				}
@@ -808,6 +822,22 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
 	return true
 }
+
+// setLong makes src[ks:j], a member's head from its key's quote (the key
+// ending at ke), read and checked in state stNext after the run that the
+// layout remembers (runs.next), the head as a long one (stLongNext) when it
+// fits, and reports whether it did. The loop never matches it (no state is
+// stLongNext); memberMiss does, after runs.next.
+func (h *memberHead) setLong(src []byte, ks, j, ke int) bool {
+	if !h.set(src, ks, j, ks, ke, stNext) {
+		return false
+	}
+	h.st = stLongNext
+	return true
+}
+
+// stLongNext is a long head's st (setLong): no state of the Scanner.
+const stLongNext = 0xff
 
 // headMasks holds, for a head of n bytes, the masks of its four words:
 // lowBytes(n), lowBytes(n-8) and so on; a load instead of four branches.
