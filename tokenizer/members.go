@@ -367,6 +367,25 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	h := &hs.h[next&(len(hs.h)-1)]
 	j = i
+	// The other head at this place (alt): where objects of two kinds take
+	// turns at one depth, the head the loop compares is one kind's and this
+	// one the other's.
+	if a := &hs.alt[next&(len(hs.alt)-1)]; a.st == state && next < len(hs.h) && a.matchAt(src, j, s.maxToken) {
+		ks, ke, j, head = j+a.key, j+a.keyEnd, j+a.n, a.gen
+		// The loop's head missed: where it misses twice in a row, or is
+		// a close head, this one takes its place.
+		switch {
+		case h.keyEnd == 0 || h.st == stLongNext:
+			*h = *a
+		case h.misses&0xff != 0:
+			*h, *a = *a, *h
+		default:
+			h.misses |= 1
+			return
+		}
+		h.misses = 0
+		return
+	}
 	if state == stNext && runs.next.match(src, j) {
 		ks = j + runs.next.n - 1
 		// A long head (stLongNext): the member's head from its key's
@@ -474,7 +493,11 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	// kinds at one depth would otherwise take turns. It takes the key's
 	// name, so that what the caller found for the key holds.
 	if next < len(hs.h) {
+		a := &hs.alt[next&(len(hs.alt)-1)]
 		if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
+			if h.keyEnd != 0 && h.st != stLongNext {
+				*a = *h // the head it replaces is the other one now
+			}
 			if j-i <= 32 && h.set(src, i, j, ks, ke, state) ||
 				state == stNext && ks+1-i == runs.next.n && h.setLong(src, ks, j, ke) {
 				if head == 0 {
@@ -484,6 +507,12 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 			}
 		} else {
 			h.misses |= 1
+			if j-i <= 32 && a.set(src, i, j, ks, ke, state) {
+				if head == 0 {
+					head = s.heads.name()
+				}
+				a.gen = head
+			}
 		}
 	}
 	return ks, ke, j, head, false, 0
@@ -789,6 +818,7 @@ func (t *headTable) name() uint64 {
 // next member in the object being read.
 type memberHeads struct {
 	h    [64]memberHead // 64: tweets have ~25 members, their users ~40, flow-document's flows ~75
+	alt  [64]memberHead // the other head at a place, a member's: memberMiss compares it
 	next int
 }
 
@@ -834,6 +864,19 @@ func (h *memberHead) setLong(src []byte, ks, j, ke int) bool {
 	}
 	h.st = stLongNext
 	return true
+}
+
+// matchAt reports whether the member head h is the one at src[j], its key
+// within maxToken.
+func (h *memberHead) matchAt(src []byte, j, maxToken int) bool {
+	if j >= len(src)-32 || h.keyEnd-h.key > maxToken {
+		return false
+	}
+	b := (*[32]byte)(src[j:])
+	return (binary.LittleEndian.Uint64(b[:])^h.w[0])&h.m[0]|
+		(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
+		(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
+		(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0
 }
 
 // stLongNext is a long head's st (setLong): no state of the Scanner.
