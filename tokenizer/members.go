@@ -370,7 +370,11 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	// The other head at this place (alt): where objects of two kinds take
 	// turns at one depth, the head the loop compares is one kind's and this
 	// one the other's.
-	if a := &hs.alt[next&(len(hs.alt)-1)]; a.st == state && next < len(hs.h) && a.matchAt(src, j, s.maxToken) {
+	if a := &hs.alt[next&(len(hs.alt)-1)]; a.st == state && next < len(hs.h) && j < len(src)-32 &&
+		(binary.LittleEndian.Uint64(src[j:])^a.w[0])&a.m[0]|
+			(binary.LittleEndian.Uint64(src[j+8:])^a.w[1])&a.m[1]|
+			(binary.LittleEndian.Uint64(src[j+16:])^a.w[2])&a.m[2]|
+			(binary.LittleEndian.Uint64(src[j+24:])^a.w[3])&a.m[3] == 0 && a.keyEnd-a.key <= s.maxToken {
 		ks, ke, j, head = j+a.key, j+a.keyEnd, j+a.n, a.gen
 		// The loop's head missed: where it misses twice in a row, or is
 		// a close head, this one takes its place.
@@ -864,19 +868,6 @@ func (h *memberHead) setLong(src []byte, ks, j, ke int) bool {
 	}
 	h.st = stLongNext
 	return true
-}
-
-// matchAt reports whether the member head h is the one at src[j], its key
-// within maxToken.
-func (h *memberHead) matchAt(src []byte, j, maxToken int) bool {
-	if j >= len(src)-32 || h.keyEnd-h.key > maxToken {
-		return false
-	}
-	b := (*[32]byte)(src[j:])
-	return (binary.LittleEndian.Uint64(b[:])^h.w[0])&h.m[0]|
-		(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
-		(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
-		(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0
 }
 
 // stLongNext is a long head's st (setLong): no state of the Scanner.
