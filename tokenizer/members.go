@@ -377,9 +377,9 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 			(binary.LittleEndian.Uint64(src[j+24:])^a.w[3])&a.m[3] == 0 && a.keyEnd-a.key <= s.maxToken {
 		ks, ke, j, head = j+a.key, j+a.keyEnd, j+a.n, a.gen
 		// The loop's head missed: where it misses twice in a row, or is
-		// a close head, this one takes its place.
+		// a close head or empty, this one takes its place.
 		switch {
-		case h.keyEnd == 0 || h.st == stLongNext:
+		case h.n == 0 || h.keyEnd == 0 || h.st == stLongNext:
 			*h = *a
 		case h.misses&0xff != 0:
 			*h, *a = *a, *h
