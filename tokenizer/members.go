@@ -345,10 +345,16 @@ closed: // the object closed at src[end-1]
 }
 
 // memberMiss reads the member at src[i], in state, where the head at its
-// place (next) missed: by the layout runs remembered at s.depth, else the
-// bytes read and checked one by one; the key by plainEnd, or keyRest
-// when escaped or not ASCII; the colon by the run remembered, else one by
-// one. A head that missed twice in a row is learned anew. It returns the
+// place (next) missed: by the other head at its place (alt), or, after the
+// layout's run to the key's quote, by a long head (a head over 32 bytes,
+// kept from the key's quote: setLong); else by the layout runs remembered
+// at s.depth, else the bytes read and checked one by one; the key by
+// plainEnd, or keyRest when escaped or not ASCII; the colon by the run
+// remembered, else one by one. A head that missed twice in a row is
+// learned anew, and the one it replaces is kept as the alt; one that
+// missed once keeps its place, and the member's head becomes the alt;
+// an alt that hits where the head missed twice in a row takes its place.
+// It returns the
 // key's span, the index of the value's first byte, the key's name (0:
 // none) and whether it is escaped; or end, where the object closed (after
 // its '}'); or ke 0, where the member is not whole in the window or not
