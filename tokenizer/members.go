@@ -345,10 +345,16 @@ closed: // the object closed at src[end-1]
 }
 
 // memberMiss reads the member at src[i], in state, where the head at its
-// place (next) missed: by the layout runs remembered at s.depth, else the
-// bytes read and checked one by one; the key by plainEnd, or keyRest
-// when escaped or not ASCII; the colon by the run remembered, else one by
-// one. A head that missed twice in a row is learned anew. It returns the
+// place (next) missed: by the other head at its place (alt), or, after the
+// layout's run to the key's quote, by a long head (a head over 32 bytes,
+// kept from the key's quote: setLong); else by the layout runs remembered
+// at s.depth, else the bytes read and checked one by one; the key by
+// plainEnd, or keyRest when escaped or not ASCII; the colon by the run
+// remembered, else one by one. A head that missed twice in a row is
+// learned anew, and the one it replaces is kept as the alt; one that
+// missed once keeps its place, and the member's head becomes the alt;
+// an alt that hits where the head missed twice in a row takes its place.
+// It returns the
 // key's span, the index of the value's first byte, the key's name (0:
 // none) and whether it is escaped; or end, where the object closed (after
 // its '}'); or ke 0, where the member is not whole in the window or not
@@ -367,8 +373,44 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	hs := &s.heads.d[s.depth&(len(s.heads.d)-1)]
 	h := &hs.h[next&(len(hs.h)-1)]
 	j = i
+	// The other head at this place (alt): where objects of two kinds take
+	// turns at one depth, the head the loop compares is one kind's and this
+	// one the other's.
+	if a := &hs.alt[next&(len(hs.alt)-1)]; a.st == state && next < len(hs.h) && j < len(src)-32 &&
+		(binary.LittleEndian.Uint64(src[j:])^a.w[0])&a.m[0]|
+			(binary.LittleEndian.Uint64(src[j+8:])^a.w[1])&a.m[1]|
+			(binary.LittleEndian.Uint64(src[j+16:])^a.w[2])&a.m[2]|
+			(binary.LittleEndian.Uint64(src[j+24:])^a.w[3])&a.m[3] == 0 && a.keyEnd-a.key <= s.maxToken {
+		ks, ke, j, head = j+a.key, j+a.keyEnd, j+a.n, a.gen
+		// The loop's head missed: where it misses twice in a row, or is
+		// a close head or empty, this one takes its place.
+		switch {
+		case h.n == 0 || h.keyEnd == 0 || h.st == stLongNext:
+			*h = *a
+		case h.misses&0xff != 0:
+			*h, *a = *a, *h
+		default:
+			h.misses |= 1
+			return
+		}
+		h.misses = 0
+		return
+	}
 	if state == stNext && runs.next.match(src, j) {
 		ks = j + runs.next.n - 1
+		// A long head (stLongNext): the member's head from its key's
+		// quote, where the whole head is over 32 bytes. The run before
+		// the quote is the layout's, just matched.
+		if h.st == stLongNext && next < len(hs.h) && ks < len(src)-32 {
+			b := (*[32]byte)(src[ks:])
+			if (binary.LittleEndian.Uint64(b[:])^h.w[0])&h.m[0]|
+				(binary.LittleEndian.Uint64(b[8:])^h.w[1])&h.m[1]|
+				(binary.LittleEndian.Uint64(b[16:])^h.w[2])&h.m[2]|
+				(binary.LittleEndian.Uint64(b[24:])^h.w[3])&h.m[3] == 0 && h.keyEnd <= s.maxToken {
+				h.misses = 0
+				return ks, ks + h.keyEnd, ks + h.n, h.gen, false, 0
+			}
+		}
 	} else if state == stKeyOrEnd && runs.open.match(src, j) {
 		ks = j + runs.open.n - 1
 	} else {
@@ -461,8 +503,13 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 	// kinds at one depth would otherwise take turns. It takes the key's
 	// name, so that what the caller found for the key holds.
 	if next < len(hs.h) {
+		a := &hs.alt[next&(len(hs.alt)-1)]
 		if h.misses&0xff != 0 || h.n == 0 || h.keyEnd == 0 { // a member takes a close head's place at once
-			if j-i <= 32 && h.set(src, i, j, ks, ke, state) {
+			if h.keyEnd != 0 && h.st != stLongNext {
+				*a = *h // the head it replaces is the other one now
+			}
+			if j-i <= 32 && h.set(src, i, j, ks, ke, state) ||
+				state == stNext && ks+1-i == runs.next.n && h.setLong(src, ks, j, ke) {
 				if head == 0 {
 					head = s.heads.name()
 				}
@@ -470,6 +517,12 @@ func (s *Scanner) memberMiss(src []byte, i int, state uint8, next int, keep uint
 			}
 		} else {
 			h.misses |= 1
+			if j-i <= 32 && a.set(src, i, j, ks, ke, state) {
+				if head == 0 {
+					head = s.heads.name()
+				}
+				a.gen = head
+			}
 		}
 	}
 	return ks, ke, j, head, false, 0
@@ -775,6 +828,7 @@ func (t *headTable) name() uint64 {
 // next member in the object being read.
 type memberHeads struct {
 	h    [64]memberHead // 64: tweets have ~25 members, their users ~40, flow-document's flows ~75
+	alt  [64]memberHead // the other head at a place, a member's: memberMiss compares it
 	next int
 }
 
@@ -808,6 +862,22 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
 	return true
 }
+
+// setLong makes src[ks:j], a member's head from its key's quote (the key
+// ending at ke), read and checked in state stNext after the run that the
+// layout remembers (runs.next), the head as a long one (stLongNext) when it
+// fits, and reports whether it did. The loop never matches it (no state is
+// stLongNext); memberMiss does, after runs.next.
+func (h *memberHead) setLong(src []byte, ks, j, ke int) bool {
+	if !h.set(src, ks, j, ks, ke, stNext) {
+		return false
+	}
+	h.st = stLongNext
+	return true
+}
+
+// stLongNext is a long head's st (setLong): no state of the Scanner.
+const stLongNext = 0xff
 
 // headMasks holds, for a head of n bytes, the masks of its four words:
 // lowBytes(n), lowBytes(n-8) and so on; a load instead of four branches.

@@ -556,3 +556,130 @@ func TestHeadKeyNames(t *testing.T) {
 		t.Fatalf("%d spans without a head; keys named: %v", unnamed, headOf)
 	}
 }
+
+// TestMembersLongHeads: members whose heads are over 32 bytes (a long key in
+// an indented object, `,\n      "profile_background_color": `) are read by
+// long heads from the key's quote: each span is the member's, wherever
+// objects of two kinds take turns, the run before the key or the colon's
+// differs, or maxToken is below the key; and a long key keeps its Head.
+func TestMembersLongHeads(t *testing.T) {
+	type member struct{ key, value string }
+	kinds := [][]member{
+		{{"id", "1"}, {"profile_background_color", `"C0DEED"`}, {"profile_link_color_is_long", "true"}, {"x", "2"}},
+		{{"id", "2"}, {"profile_background_colr2", `"FFFFFF"`}, {"profile_link_color_is_long", "false"}, {"x", "3"}},
+		{{"id", "3"}, {"profile_background_color", `"ABC"`}, {"profile_link_color_is_long", "null"}, {"x", "4"}},
+	}
+	var objects [][]member
+	var b strings.Builder
+	b.WriteString("[\n")
+	for k := range 24 {
+		members := kinds[k%len(kinds)]
+		if k >= 12 {
+			members = kinds[k/4%2] // runs of the same kind
+		}
+		objects = append(objects, members)
+		if k > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString("  {\n")
+		for m, mb := range members {
+			if m > 0 {
+				b.WriteString(",\n")
+			}
+			indent, colon := "      ", ": "
+			if k == 17 && m == 2 {
+				indent = "     " // another run before the key
+			}
+			if k == 20 && m == 1 {
+				colon = " :  " // another colon run
+			}
+			b.WriteString(indent + strconv.Quote(mb.key) + colon + mb.value)
+		}
+		b.WriteString("\n  }")
+	}
+	b.WriteString("\n]" + strings.Repeat(" ", 64))
+	doc := []byte(b.String())
+	var s Scanner // one for both limits: the heads learned stay
+	for _, limit := range []int{0, 27} {
+		s.Reset(0)
+		s.SetMaxToken(limit)
+		keyOf, heads := map[uint64]string{}, map[uint64]bool{}
+		i, o := 0, 0
+		var spans [32]MemberSpan
+		for {
+			tok, j, err := s.Next(doc, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i = j; tok.Kind == None || s.state == stDone {
+				break
+			}
+			if tok.Kind != ObjectStart {
+				continue
+			}
+			want := objects[o]
+			o++
+			var got []member
+			for {
+				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
+				for _, sp := range spans[:n] {
+					key := string(doc[sp.KeyStart:sp.KeyEnd])
+					if limit > 0 && len(key) > limit {
+						t.Fatalf("limit %d: Members read the key %s", limit, key)
+					}
+					if sp.ValueEnd <= 0 {
+						t.Fatalf("object %d: %s's value not read", o-1, key)
+					}
+					got = append(got, member{key, string(doc[sp.ValueStart:sp.ValueEnd])})
+					if k, ok := keyOf[sp.Head]; ok && k != key {
+						t.Fatalf("object %d: head %d names %s, and %s before", o-1, sp.Head, key, k)
+					}
+					keyOf[sp.Head] = key
+					if key == `"profile_link_color_is_long"` {
+						heads[sp.Head] = true
+					}
+				}
+				i = at
+				if closed {
+					break
+				}
+				// What Members left: the next member by Next, as the
+				// caller would, up to the value.
+				var tok Token
+				if tok, i, err = s.Next(doc, i); err != nil {
+					if limit > 0 && o == 1 && len(got) == 2 {
+						break // the key over the limit
+					}
+					t.Fatal(err)
+				}
+				if tok.Kind == ObjectEnd {
+					break
+				}
+				key := string(doc[tok.Start:tok.End])
+				if tok, i, err = s.Next(doc, i); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, member{key, string(doc[tok.Start:tok.End])})
+			}
+			if limit > 0 {
+				if len(got) != 2 || got[1].value != `"C0DEED"` {
+					t.Fatalf("limit %d: got %v", limit, got)
+				}
+				break
+			}
+			for m := range got {
+				got[m].key, _ = strconv.Unquote(got[m].key)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("limit %d, object %d: got %v, want %v", limit, o-1, got, want)
+			}
+		}
+		if limit == 0 && o != len(objects) {
+			t.Fatalf("limit %d: %d objects read", limit, o)
+		}
+		// Named by a long head where it hits: a few names, not one a span.
+		if limit == 0 && len(heads) > 4 {
+			t.Fatalf("profile_link_color_is_long has %d heads", len(heads))
+		}
+	}
+}
