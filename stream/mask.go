@@ -207,8 +207,13 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 
 // checkChunk is how much of a kept container opCheckCopy checks before it
 // copies that part: a multiple of 64, so that AppendChecked copies whole
-// 64-byte blocks but for the container's last bytes.
-const checkChunk = 16 << 10
+// 64-byte blocks but for the container's last bytes. 256 KiB, which stays in
+// L2 with its copy: with 16 KiB parts, keeping a 100 MB conversation whole
+// (bench's ContextLarge, mask=none, Append) ran at 1,080 cpu-MB/s, with 256 KiB
+// at 1,560 and with 1 MiB at 1,450 (round 12's main: 1,360); citm-keep-most
+// +10 %, twitter-keep-most +4 % against 16 KiB (Intel Xeon; bench/REPORT.md,
+// round 13).
+const checkChunk = 256 << 10
 
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.
