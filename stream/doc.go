@@ -15,9 +15,9 @@
 // head (tokenizer.Descents, per node).
 // Values that the mask keeps whole are copied by the tokenizer in runs; where
 // the AVX-512 kernels run ([tokenizer.WideCopy]), a kept object or array is
-// read twice instead, 16 KiB at a time: checked by the validating scanner,
+// read twice instead, 256 KiB at a time: checked by the validating scanner,
 // then copied without its whitespace, 64 bytes at a time, by a second scanner
-// over the bytes the first one checked, from L1
+// over the bytes the first one checked, from L2
 // ([tokenizer.Scanner.AppendChecked]). Values the mask drops are skipped,
 // validated unless Config.Trusted.
 //
