@@ -26,15 +26,9 @@ func TestHeadNames(t *testing.T) {
 			i := 0
 			var spans [32]MemberSpan
 			for {
-				tok, j, err := s.Next(doc, i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i = j; tok.Kind == None || s.state == stDone {
+				var ok bool
+				if i, ok = nextObject(t, &s, doc, i); !ok {
 					break
-				}
-				if tok.Kind != ObjectStart {
-					continue
 				}
 				n, at, closed := s.Members(doc, i, spans[:], false, ^uint64(0), nil)
 				if !closed {
@@ -521,15 +515,9 @@ func TestHeadKeyNames(t *testing.T) {
 	i, unnamed := 0, 0
 	var spans [32]MemberSpan
 	for {
-		tok, j, err := s.Next(doc, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i = j; tok.Kind == None || s.state == stDone {
+		var ok bool
+		if i, ok = nextObject(t, &s, doc, i); !ok {
 			break
-		}
-		if tok.Kind != ObjectStart {
-			continue
 		}
 		n, at, _ := s.Members(doc, i, spans[:], false, 1<<2|1<<12, nil)
 		for _, sp := range spans[:n] {
@@ -607,15 +595,9 @@ func TestMembersLongHeads(t *testing.T) {
 		i, o := 0, 0
 		var spans [32]MemberSpan
 		for {
-			tok, j, err := s.Next(doc, i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i = j; tok.Kind == None || s.state == stDone {
+			var ok bool
+			if i, ok = nextObject(t, &s, doc, i); !ok {
 				break
-			}
-			if tok.Kind != ObjectStart {
-				continue
 			}
 			want := objects[o]
 			o++
@@ -646,6 +628,7 @@ func TestMembersLongHeads(t *testing.T) {
 				// What Members left: the next member by Next, as the
 				// caller would, up to the value.
 				var tok Token
+				var err error
 				if tok, i, err = s.Next(doc, i); err != nil {
 					if limit > 0 && o == 1 && len(got) == 2 {
 						break // the key over the limit
@@ -680,6 +663,24 @@ func TestMembersLongHeads(t *testing.T) {
 		// Named by a long head where it hits: a few names, not one a span.
 		if limit == 0 && len(heads) > 4 {
 			t.Fatalf("profile_link_color_is_long has %d heads", len(heads))
+		}
+	}
+}
+
+// nextObject reads doc with s from i up to the next object's '{' and returns
+// the index after it, or false where the document ends.
+func nextObject(t *testing.T, s *Scanner, doc []byte, i int) (int, bool) {
+	t.Helper()
+	for {
+		tok, j, err := s.Next(doc, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i = j; tok.Kind == None || s.state == stDone {
+			return i, false
+		}
+		if tok.Kind == ObjectStart {
+			return i, true
 		}
 	}
 }

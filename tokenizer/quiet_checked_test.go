@@ -81,19 +81,8 @@ func checkCompactChecked(t *testing.T, src []byte, room int, st quietState) {
 // matter, from random states, with room for all the blocks or some.
 func TestCompactChecked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
-	const alphabet = "\"\\{}[] \t\n\r\x00\x1f!aZ\x7f\x80\xff:,0"
 	for range 20000 {
-		src := make([]byte, rng.IntN(700))
-		for i := range src {
-			switch rng.IntN(4) {
-			case 0:
-				src[i] = byte(rng.IntN(256))
-			case 1:
-				src[i] = 'x'
-			default:
-				src[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-		}
+		src := quietRandom(rng)
 		var st quietState
 		if rng.IntN(2) == 0 {
 			st.inStr = ^uint64(0)

@@ -22,16 +22,8 @@ var sepStyles = []sepStyle{
 // hold an array of small objects, an array of numbers and an empty array,
 // nested deep enough that the runs grow past 32 bytes.
 func prettyDoc(st sepStyle, width int) string {
-	var b strings.Builder
-	nl := func(depth int) {
-		b.WriteString(st.newline)
-		b.WriteString(strings.Repeat(st.unit, width*depth))
-	}
-	comma := func(depth int) {
-		b.WriteString(",")
-		b.WriteString(st.afterComma)
-		nl(depth)
-	}
+	b := &sepWriter{st: st, width: width}
+	nl, comma := b.nl, b.comma
 	b.WriteString("[")
 	for i := range 3 {
 		if i > 0 {
@@ -41,7 +33,7 @@ func prettyDoc(st sepStyle, width int) string {
 		}
 		b.WriteString("{")
 		nl(2)
-		fmt.Fprintf(&b, `"id": %d`, i)
+		fmt.Fprintf(b, `"id": %d`, i)
 		comma(2)
 		b.WriteString(`"text": "some words \u00e9t\u00e9 déjà vu",`)
 		nl(2)
@@ -58,7 +50,7 @@ func prettyDoc(st sepStyle, width int) string {
 			nl(4)
 			b.WriteString(`"t": "x"`)
 			comma(4)
-			fmt.Fprintf(&b, `"areaId": %d`, 205705990+j)
+			fmt.Fprintf(b, `"areaId": %d`, 205705990+j)
 			comma(4)
 			b.WriteString(`"name": "Arrière-scène central"`)
 			comma(4)
@@ -191,22 +183,14 @@ func checkSeparatorDoc(t *testing.T, doc string) {
 // predicted run lengths (by depth mod 8) with the runs 8 levels up, which
 // are 8*width bytes shorter.
 func deepDoc(st sepStyle, width, levels int) string {
-	var b strings.Builder
-	nl := func(depth int) {
-		b.WriteString(st.newline)
-		b.WriteString(strings.Repeat(st.unit, width*depth))
-	}
-	comma := func(depth int) {
-		b.WriteString(",")
-		b.WriteString(st.afterComma)
-		nl(depth)
-	}
+	b := &sepWriter{st: st, width: width}
+	nl, comma := b.nl, b.comma
 	var level func(d int)
 	level = func(d int) {
 		if d%2 == 1 {
 			b.WriteString("{")
 			nl(d)
-			fmt.Fprintf(&b, `"n": %d`, d)
+			fmt.Fprintf(b, `"n": %d`, d)
 			comma(d)
 			b.WriteString(`"s": "v"`)
 			comma(d)
@@ -222,7 +206,7 @@ func deepDoc(st sepStyle, width, levels int) string {
 		}
 		b.WriteString("[")
 		nl(d)
-		fmt.Fprintf(&b, "%d", d)
+		fmt.Fprintf(b, "%d", d)
 		comma(d)
 		b.WriteString(`"w"`)
 		if d < levels {
@@ -354,4 +338,23 @@ func TestSkipValueSeparator(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sepWriter builds a document in a style at an indent width: nl writes a
+// newline and the indent of a depth, comma a ',' and what follows it there.
+type sepWriter struct {
+	strings.Builder
+	st    sepStyle
+	width int
+}
+
+func (b *sepWriter) nl(depth int) {
+	b.WriteString(b.st.newline)
+	b.WriteString(strings.Repeat(b.st.unit, b.width*depth))
+}
+
+func (b *sepWriter) comma(depth int) {
+	b.WriteString(",")
+	b.WriteString(b.st.afterComma)
+	b.nl(depth)
 }
