@@ -10,9 +10,9 @@ import (
 // TestCheckCopyChunks masks documents whose kept container spans several of
 // opCheckCopy's parts (checkChunk bytes, each checked by sc, then copied by
 // cp with AppendChecked), valid and with a bad byte planted at and around
-// each part's end, in memory (Append: opCheckCopy where the AVX-512 kernels
-// run) and window by window (Write: opCopy), and wants the same from both:
-// the output, or the error with its offset and pointer.
+// each part's end, with opCheckCopy in memory (Append) and window by window
+// (Write), and wants what opCopy (one scanner) gives in memory: the output,
+// or the error with its offset and pointer.
 func TestCheckCopyChunks(t *testing.T) {
 	elem := "{\n    \"s\": \"a \\\"b\\\" \\\\ c  \\u00e9 日本  \",\n    \"n\": -12.5e3,\n    \"a\": [ true , null , {} , [ ] ],\n    \"t\": \"x\ty\"\n  }"
 	elem = strings.ReplaceAll(elem, "\t", " ") // a tab in a string is not valid
@@ -29,18 +29,25 @@ func TestCheckCopyChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func(c bool) { checkCopy = c }(checkCopy)
 	check := func(name string, src []byte) {
 		t.Helper()
 		var m Machine
+		checkCopy = false // opCopy: one scanner checks and copies
 		m.Reset(prog, Config{})
 		want := dropResult(m.Append(nil, src))
+		checkCopy = true // opCheckCopy, on any CPU (AppendChecked has its twin)
+		m.Reset(prog, Config{})
+		if got := dropResult(m.Append(nil, src)); got != want {
+			t.Fatalf("%s: Append with opCheckCopy:\n%.300s\nwith opCopy:\n%.300s", name, got, want)
+		}
 		m.Reset(prog, Config{})
 		var windows [][]byte
 		for i := 0; i < len(src); i += 4096 {
 			windows = append(windows, src[i:min(i+4096, len(src))])
 		}
 		if got := dropResult(writeAll(&m, windows...)); got != want {
-			t.Fatalf("%s: Write in 4 KiB windows:\n%.300s\nAppend:\n%.300s", name, got, want)
+			t.Fatalf("%s: Write in 4 KiB windows with opCheckCopy:\n%.300s\nAppend with opCopy:\n%.300s", name, got, want)
 		}
 	}
 	check("valid", []byte(doc))

@@ -215,6 +215,11 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 // round 13).
 const checkChunk = 256 << 10
 
+// checkCopy says that kept containers are checked and copied by two scanners
+// (opCheckCopy): where the AVX-512 kernels run. A variable, so that tests can
+// compare opCheckCopy with opCopy on any CPU.
+var checkCopy = tokenizer.WideCopy()
+
 // members writes what the mask keeps of m.spans[:n], members of the object f
 // that Scanner.Members read, and records the last one as the member being read.
 // Members gives no span to a member whose key's length f.lens drops, but for
@@ -648,7 +653,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		// row at 0.96x its in-memory speed or more (Intel Xeon;
 		// bench/REPORT.md, round 13).
 		m.op = opCopy
-		if !m.cfg.Trusted && tokenizer.WideCopy() {
+		if !m.cfg.Trusted && checkCopy {
 			m.op = opCheckCopy
 		}
 		return dst, i, nil
