@@ -175,7 +175,7 @@ func (m *Machine) mask(dst, src []byte, i int) ([]byte, int, error) {
 			m.op = opToken
 		case opCheckCopy:
 			// sc checks the container checkChunk bytes at a time; cp copies
-			// each part sc checked without its whitespace, from L1, and
+			// each part sc checked without its whitespace, from L2, and
 			// copies nothing sc has not checked.
 			for {
 				start, end := i, min(len(src), i+checkChunk)
@@ -644,7 +644,7 @@ func (m *Machine) value(dst, src []byte, i int, k tokenizer.Kind, node int32) ([
 		return dst, i, nil
 	case node == compile.Keep:
 		// Where AVX-512 runs (WideCopy), a kept container is checked by sc
-		// and copied by cp (opCheckCopy: the copy from L1, without the
+		// and copied by cp (opCheckCopy: the copy from L2, without the
 		// brackets' count), in memory and window by window alike. Round 11
 		// read it once in windows (opCopy, 2 to 7 % faster then); since the
 		// skip kernel predicts whitespace runs (round 13), opCheckCopy in
