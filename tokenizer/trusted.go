@@ -255,6 +255,16 @@ blocks:
 			run = i + n
 		} else {
 			n, _ = quietBlocks(src[i:], nil, false, &st)
+			if st.stop != 0 {
+				// The block where the scan stopped, at the bracket st.stop
+				// flags: no need to classify it again.
+				k := i + n + bits.TrailingZeros64(st.stop)
+				if src[k]|0x20 == '{' { // '{' or '[' at the limit
+					return k, false, s.errDepth(k)
+				}
+				i = k + 1
+				goto done
+			}
 		}
 		if i += n; i+64 > len(src) {
 			break
