@@ -14,6 +14,11 @@ type quietState struct {
 	escaped bool   // a backslash at the end of the last block escapes the next block's first byte
 	depth   int    // brackets open in the value being scanned
 	room    int    // depth must stay below room: maxDepth less the depth the value began at
+	// stop is set by a scan that stops at a block's bracket, the one that
+	// closes the value or opens at room: its bit in the block (one bit), so
+	// that a skip need not classify that block again. Left as it was when
+	// the scan stops for want of blocks or room to copy.
+	stop uint64
 }
 
 // quietBlocks scans, from src[0], the whole 64-byte blocks of a trusted
@@ -37,8 +42,9 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 		var m blockMasks
 		classify((*[64]byte)(src[n:n+64]), &m)
 		strs, carry := m.strings(st.inStr, st.escaped)
-		depth, ok := quietDepth(st.depth, st.room, m.open&^strs, m.close&^strs)
-		if !ok {
+		depth, stop := quietDepth(st.depth, st.room, m.open&^strs, m.close&^strs)
+		if stop != 0 {
+			st.stop = stop
 			break
 		}
 		st.depth = depth
@@ -52,29 +58,29 @@ func quietBlocksGeneric(src, out []byte, copy bool, st *quietState) (n, w int) {
 }
 
 // quietDepth returns the depth after a block whose brackets outside strings
-// open and close flag, from depth, and whether the value goes on past the
-// block within the limit: no bracket closes the value, none opens at room or
-// deeper (where trustedScan stops with errDepth). Most blocks are decided by
-// their counts of brackets; the others a bracket at a time, so that a block
-// of small values closed as they open (a depth that goes up and down, never
-// to 0) stays in the kernel.
-func quietDepth(depth, room int, open, close uint64) (int, bool) {
+// open and close flag, from depth, and 0 when the value goes on past the
+// block within the limit; else the bit of the bracket where it stops: the one
+// that closes the value or opens at room or deeper (where trustedScan stops
+// with errDepth). Most blocks are decided by their counts of brackets; the
+// others a bracket at a time, so that a block of small values closed as they
+// open (a depth that goes up and down, never to 0) stays in the kernel.
+func quietDepth(depth, room int, open, close uint64) (int, uint64) {
 	if nc := bits.OnesCount64(close); depth > nc {
 		if d := depth + bits.OnesCount64(open); d < room {
-			return d - nc, true
+			return d - nc, 0
 		}
 	}
 	for b := open | close; b != 0; b &= b - 1 {
-		if open&b&-b != 0 {
+		if bit := b & -b; open&bit != 0 {
 			if depth >= room {
-				return depth, false
+				return depth, bit
 			}
 			depth++
 		} else if depth--; depth == 0 {
-			return depth, false
+			return depth, bit
 		}
 	}
-	return depth, true
+	return depth, 0
 }
 
 // compactBlock writes the bytes of b that drop does not flag to out, in

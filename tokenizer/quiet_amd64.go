@@ -69,3 +69,27 @@ func compactChecked(src, out []byte, st *quietState) (w int) {
 	}
 	return w
 }
+
+// quietSkip is quietBlocks without a copy, from a src of 64 bytes at least,
+// where hasAVX2 is true: for skipBlocks, whose containers most often end in
+// their first block, the kernel called with fewer tests on the way (about 20
+// instructions a call fewer, callgrind, flow-document trusted).
+func quietSkip(src []byte, st *quietState) (n int) {
+	if forceTwins || !hasAVX512 && !cpuAVX2BMI {
+		n, _ = quietBlocksGeneric(src, nil, false, st)
+		return n
+	}
+	for blocks := len(src) >> 6; ; {
+		c := min(blocks, maxKernelBlocks)
+		var dn int
+		if hasAVX512 {
+			dn, _ = quietBlocksAVX512(&src[n], c, nil, st)
+		} else {
+			dn, _ = quietBlocksAVX2(&src[n], c, nil, st)
+		}
+		n += dn
+		if blocks -= c; blocks == 0 || dn < c*64 {
+			return n
+		}
+	}
+}

@@ -21,12 +21,19 @@
 	VZEROUPPER; \
 	RET
 
+// QUIETSTOP writes the bit of the bracket where DEPTH stopped (R14) to
+// st.stop.
+#define QUIETSTOP \
+	MOVQ st+24(FP), AX; \
+	MOVQ R14, quietState_stop(AX)
+
 // DEPTH is quietDepth: from the masks of the brackets a block opens (AX)
 // and closes (DX) outside strings, the depth in R10 and the room in R11, it
 // jumps to done, R10 kept, when a bracket closes the value or opens at room
 // or deeper; else it sets R10 to the depth after the block. Most blocks are
 // decided by the counts of brackets alone (POPCNT); the others a bracket at
-// a time (BLSI, BLSR). It clobbers DX, R13 and R14 (scratch in ABI0).
+// a time (BLSI, BLSR). At done, R14 is the bit of the bracket where it
+// stopped. It clobbers DX, R13 and R14 (scratch in ABI0).
 #define DEPTH(walk0, walk, close, walked, done) \
 	POPCNTQ AX, R13; \
 	POPCNTQ DX, R14; \
@@ -109,7 +116,7 @@ escaped:
 	ANDNQ AX, BX, AX // brackets opened
 	KMOVQ K4, DX
 	ANDNQ DX, BX, DX // brackets closed
-	DEPTH(walk0, walk, close, walked, done)
+	DEPTH(walk0, walk, close, walked, stopped)
 	MOVQ R12, R9
 	MOVQ BX, R8
 	SARQ $63, R8
@@ -132,6 +139,9 @@ next:
 	ADDQ $64, SI
 	DECQ CX
 	JMP loop
+
+stopped:
+	QUIETSTOP
 
 done:
 	QUIETRETURN
@@ -299,7 +309,7 @@ avx2escaped:
 	SHLQ $32, R13
 	ORQ R13, DX
 	ANDNQ DX, BX, DX // brackets closed
-	DEPTH(avx2walk0, avx2walk, avx2close, avx2walked, avx2done)
+	DEPTH(avx2walk0, avx2walk, avx2close, avx2walked, avx2stopped)
 	MOVQ R12, R9
 	MOVQ BX, R8
 	SARQ $63, R8
@@ -339,6 +349,9 @@ avx2next:
 	ADDQ $64, SI
 	DECQ CX
 	JMP avx2loop
+
+avx2stopped:
+	QUIETSTOP
 
 avx2done:
 	QUIETRETURN

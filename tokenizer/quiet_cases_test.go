@@ -24,9 +24,9 @@ func quietBlocksBytes(src, out []byte, cp bool, st *quietState) (n, w int) {
 	}
 	for n+64 <= limit {
 		inStr, esc := st.inStr != 0, st.escaped
-		depth, stop := st.depth, false
+		depth, stop := st.depth, uint64(0)
 		var kept []byte
-		for _, c := range src[n : n+64] {
+		for k, c := range src[n : n+64] {
 			escaped := esc
 			esc = c == '\\' && !escaped
 			if c == '"' && !escaped {
@@ -36,18 +36,22 @@ func quietBlocksBytes(src, out []byte, cp bool, st *quietState) (n, w int) {
 			case inStr:
 				kept = append(kept, c)
 			case c == '{' || c == '[':
-				stop = stop || depth >= st.room
+				if stop == 0 && depth >= st.room {
+					stop = 1 << k
+				}
 				depth++
 				kept = append(kept, c)
 			case c == '}' || c == ']':
-				depth--
-				stop = stop || depth == 0
+				if depth--; stop == 0 && depth == 0 {
+					stop = 1 << k
+				}
 				kept = append(kept, c)
 			case c > ' ':
 				kept = append(kept, c)
 			}
 		}
-		if stop {
+		if stop != 0 {
+			st.stop = stop
 			break
 		}
 		st.depth = depth

@@ -9,3 +9,8 @@ func quietBlocks(src, out []byte, copy bool, st *quietState) (n, w int) {
 func compactChecked(src, out []byte, st *quietState) (w int) {
 	return compactCheckedGeneric(src, out, st)
 }
+
+func quietSkip(src []byte, st *quietState) (n int) {
+	n, _ = quietBlocksGeneric(src, nil, false, st)
+	return n
+}

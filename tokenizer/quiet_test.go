@@ -36,6 +36,14 @@ func checkQuietBlocks(t *testing.T, src []byte, room int, copy bool, st quietSta
 			t.Fatalf("%s: src %q room %d copy %v state %+v\nkernel: n %d w %d state %+v out %q\ntwin:   n %d w %d state %+v out %q",
 				k.name, src, room, copy, st, gn, gw, gst, gout, wn, ww, wst, wout)
 		}
+		if !copy && len(src) >= 64 { // skipBlocks' way to the same kernel
+			var sn int
+			sst := st
+			withKernels(k, func() { sn = quietSkip(src, &sst) })
+			if sn != wn || sst != wst {
+				t.Fatalf("%s: src %q state %+v\nquietSkip: n %d state %+v\ntwin:      n %d state %+v", k.name, src, st, sn, sst, wn, wst)
+			}
+		}
 	}
 	rout, rst := make([]byte, room), st
 	rn, rw := quietBlocksBytes(src, rout, copy, &rst)

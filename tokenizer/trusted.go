@@ -31,7 +31,42 @@ func escapableOutside(c byte) bool { return c == '"' || c == '\\' }
 // resumes the value left unfinished. Nesting beyond the limit is still an
 // error.
 func (s *Scanner) SkipTrusted(src []byte, i int) (int, bool, error) {
+	if s.trusted == tsStart && i < len(src)-64 && src[i]|0x20 == '{' && hasAVX2 && s.maxToken == math.MaxInt && s.depth < s.maxDepth {
+		return s.skipBlocks(src, i)
+	}
 	return s.trustedScan(src, i, false)
+}
+
+// skipBlocks is SkipTrusted for the container that opens at src[i], below
+// the nesting limit, with a whole block after its bracket: the blocks go to
+// the quiet kernel at once (quietSkip), and where it stops (st.stop) the
+// value ends, or a bracket opens at the limit. Most dropped containers are
+// small ({"x": "a", "y": [1, 2, 3]}) and end in the first block: by way of
+// trustedScan and quietBlocks, the same kernel call cost about 45
+// instructions more a container (callgrind, flow-document trusted: 11.71 ->
+// 11.32 instructions/byte). Where fewer than 64 bytes are left, trustedScan
+// goes on in the state the blocks left.
+func (s *Scanner) skipBlocks(src []byte, i int) (int, bool, error) {
+	s.tokStart = s.offset + int64(i)
+	st := quietState{depth: 1, room: s.maxDepth - s.depth}
+	n := quietSkip(src[i+1:], &st)
+	j := i + 1 + n
+	if st.stop != 0 {
+		k := j + bits.TrailingZeros64(st.stop)
+		if src[k]|0x20 == '{' { // '{' or '[' at the limit
+			return k, false, s.errDepth(k)
+		}
+		s.state = s.after()
+		return k + 1, true, nil
+	}
+	s.trusted, s.tdepth, s.esc = tsOutside, st.depth, escNone
+	if st.inStr != 0 {
+		s.trusted = tsString
+	}
+	if st.escaped {
+		s.esc = escBackslash
+	}
+	return s.trustedScan(src, j, false)
 }
 
 // AppendTrusted is SkipTrusted that also appends the value to dst without
@@ -255,6 +290,16 @@ blocks:
 			run = i + n
 		} else {
 			n, _ = quietBlocks(src[i:], nil, false, &st)
+			if st.stop != 0 {
+				// The block where the scan stopped, at the bracket st.stop
+				// flags: no need to classify it again.
+				k := i + n + bits.TrailingZeros64(st.stop)
+				if src[k]|0x20 == '{' { // '{' or '[' at the limit
+					return k, false, s.errDepth(k)
+				}
+				i = k + 1
+				goto done
+			}
 		}
 		if i += n; i+64 > len(src) {
 			break
