@@ -327,10 +327,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after colonSpace, unreached): 29 bytes
+// PADTAIL ends each kernel (after colonSpace, unreached): 5 bytes
 // here, 18 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4; INT3X1
+#define PADTAIL INT3X4; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.
