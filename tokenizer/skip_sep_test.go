@@ -271,8 +271,8 @@ func TestSkipSeparatorWindows(t *testing.T) {
 // begin invalid.
 func TestSkipColonSpace(t *testing.T) {
 	values := []string{"1", "-2.5", "true", "null", `"v"`, "{}", `{"a":1}`, "[]", "[1, 2]",
-		"false", "0", "9", "-0"}
-	bad := []string{"x", "nul", "fals", "tru", "]", "}", `\`, "Z", "@", "|", "!", "/", ":", ",", "\x80", "n", "F", "N"}
+		"false", "0", "9", "-0", "false ", "null\t", "true "}
+	bad := []string{"falsee", "nullx", "nulll", "truee", "fals,", "null:", "x", "nul", "fals", "tru", "]", "}", `\`, "Z", "@", "|", "!", "/", ":", ",", "\x80", "n", "F", "N"}
 	values = append(values, bad...)
 	runs := []string{" ", "  ", " \n", "\t", "", " \n  ", " \v"}
 	eachKernelSet(t, func(t *testing.T) {

@@ -1191,7 +1191,8 @@ colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after
 #ifndef COPY
 	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch,
 	// and dispatches that byte as value does (round 14): it is no quote, since KEYSPACE took `": "`,
-	// and literal fails as value would for any byte but 't', 'f' and 'n'.
+	// and literal fails as value would for any byte but 't', 'f' and 'n'. `false,` and `null,` (6
+	// bytes in src) go on to comma with the checkpoint at ',', as next would (twitter has 4,400).
 	JNE  colonSpace1
 	MOVBLZX 1(SI)(BX*1), AX
 	CMPB AL, $0x20
@@ -1202,7 +1203,25 @@ colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after
 	JEQ  open
 	CMPB AL, $0x7B
 	JEQ  open
-	JMP  literal
+	LEAQ 6(BX), R8
+	CMPQ R8, DX
+	JA   literal
+	MOVL (SI)(BX*1), R8
+	CMPL R8, $0x736c6166 // "fals"
+	JEQ  colonFalse
+	CMPL R8, $0x6c6c756e // "null"
+	JNE  literal
+	CMPB 4(SI)(BX*1), $0x2C
+	JNE  literal4
+	ADDQ $4, BX
+	JMP  colonLiteral
+colonFalse:
+	CMPW 4(SI)(BX*1), $0x2C65 // "e,"
+	JNE  literal
+	ADDQ $5, BX
+colonLiteral:
+	CHECKPOINT(AX)
+	JMP  comma
 colonSpace1:
 #endif
 	MOVL $4, R9
