@@ -23,7 +23,7 @@
 // of its quote or goes on in strLoop. in, colon, colon1, vstop and chain
 // are the copy's labels; a stop that is no quote goes to sbyte (utf8Chain
 // or utf8Chain32, with AX the stops not yet taken); a string value not
-// followed by `","` goes to vsep (VSEP: `,`, the learned separator and a
+// followed by `","` goes to vsep (VSEP: `,`, the run its depth predicts and a
 // key), and `":` with whitespace after it to colonSpace.
 #ifdef KEYSPACE
 #undef KEYSPACE
