@@ -234,26 +234,6 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 	ADDQ R8, BX; \
 	JMP  done
 
-// LEARNSEP learns the whitespace run src[CX:BX] (2 to 32 bytes, with 32
-// bytes in src from CX) as the separator the value kernels compare with
-// next time: its bytes in yw, their mask in ym, its length in R13; any
-// other run goes on at to, nothing learned. It clobbers R8.
-#define LEARNSEP(to, yw, ym) \
-	MOVQ BX, R13; \
-	SUBQ CX, R13; \
-	CMPQ R13, $2; \
-	JB   to; \
-	CMPQ R13, $32; \
-	JA   to; \
-	LEAQ 32(CX), R8; \
-	CMPQ R8, DX; \
-	JA   to; \
-	VMOVDQU (SI)(CX*1), yw; \
-	LEAQ ·skipMasks<>+32(SB), R8; \
-	SUBQ R13, R8; \
-	VMOVDQU (R8), ym
-
-
 // func skipWholeAVX2(src *byte, n, i, room, maxToken int, stack uint64, depth, entry int) (end, ckPos int, ckStack uint64, ckDepth int)
 //
 // skipWholeGeneric in assembly (skip.go says what it does): the index after
@@ -269,18 +249,18 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 //	SI src, DX n, BX the index, CX where the current string or number began
 //	R10 the stack of open containers (1 an object, the innermost in bit 0)
 //	R11 the depth; room and maxToken are compared in memory, from the arguments
-//	R12 the length of the separator learned in an array (0: none), Y9 its
-//	bytes and Y10 their mask; R13 scratch in ws; in an object, the
-//	separator before a key: Y14 its bytes, Y15 their mask and osep-32(SP)
-//	its length (0: none). Since round 13 (sep13) ws still learns them,
-//	but nothing compares with them: SEPSKIP and VSEP scan the run and
-//	predict its length by depth, a byte per depth mod 8 in entry+56(FP)
+//	R13 scratch in ws; SEPSKIP and VSEP scan a whitespace run and predict
+//	its length by depth, a byte per depth mod 8 in entry+56(FP) (after
+//	',') and depth+48(FP) (after '{' or '[' and before a closing bracket)
 //	DI 1 while a key is read, 0 for a string value; in a number, where
 //	its fraction or exponent digits begin
 //	R9 where ws goes back to: 0 open1, 1 next1, 2 comma1, 3 colon1, 4 value
 //	AX, R8 scratch; AL the byte at BX where a label says so; R9 and R13
 //	scratch in a string (utf8Block)
 //	Y0 '"', Y1 '\\', Y2 0x20, Y8 the whitespace table; Y3-Y7, Y11-Y13 scratch
+//	R12, Y9, Y10, Y14, Y15 and the frame's slot -32(SP) are unused since
+//	LEARNSEP went (round 14); the frame stays $32, so that every SP- and
+//	FP-relative operand keeps its size (a disp8 is not a disp32)
 // PADSTR, PADUTF8 and PADEND are int3 bytes that no jump reaches, after
 // three unconditional jumps of the grammar (before strByte, utf8 and
 // strEndValue), sized per kernel so that the labels after them keep the
@@ -347,10 +327,10 @@ GLOBL ·skipMasks<>(SB), RODATA|NOPTR, $64
 #define PADSTR INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #define PADUTF8 INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #define PADEND INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
-// PADTAIL ends each kernel (after commaObjectVec, unreached): 31 bytes
+// PADTAIL ends each kernel (after colonSpace, unreached): 5 bytes
 // here, 18 in the copy kernel, which keep the next function's phase
 // (copyWholeAVX2 0, stringRunAVX2 32 mod 64; functions start at 32).
-#define PADTAIL INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1; INT3X1
+#define PADTAIL INT3X4; INT3X1
 // PADNUM keeps the labels after the number grammar where they were before
 // round 9 read the mantissa from masks (mod 64): 73 bytes here, 72 in the
 // copy kernel.

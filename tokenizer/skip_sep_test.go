@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -264,9 +265,15 @@ func TestSkipSeparatorWindows(t *testing.T) {
 // strShort's and strLoop's 64-byte blocks, followed by ':' and each run
 // (one space, two, a space and a newline, a tab, none) and each kind of
 // value, whole, with bytes after it, and cut at every byte from the quote
-// on; and with a byte that is not whitespace after the space.
+// on; and with a byte that is not whitespace after the space. Since round
+// 14 colonSpace dispatches the value's first byte itself: the bytes around
+// '[' and '{' and letters that begin no literal, with the values they
+// begin invalid.
 func TestSkipColonSpace(t *testing.T) {
-	values := []string{"1", "-2.5", "true", "null", `"v"`, "{}", `{"a":1}`, "[]", "[1, 2]"}
+	values := []string{"1", "-2.5", "true", "null", `"v"`, "{}", `{"a":1}`, "[]", "[1, 2]",
+		"false", "0", "9", "-0", "false ", "null\t", "true "}
+	bad := []string{"falsee", "nullx", "nulll", "truee", "fals,", "null:", "x", "nul", "fals", "tru", "]", "}", `\`, "Z", "@", "|", "!", "/", ":", ",", "\x80", "n", "F", "N"}
+	values = append(values, bad...)
 	runs := []string{" ", "  ", " \n", "\t", "", " \n  ", " \v"}
 	eachKernelSet(t, func(t *testing.T) {
 		for klen := 0; klen <= 140; klen++ {
@@ -277,7 +284,7 @@ func TestSkipColonSpace(t *testing.T) {
 			for _, run := range runs {
 				for _, v := range values {
 					doc := `{"` + key + `":` + run + v + `,"z":0}`
-					valid := !strings.Contains(run, "\v")
+					valid := !strings.Contains(run, "\v") && !slices.Contains(bad, v)
 					for _, pad := range []string{"", " ", "]]]]"} {
 						a := skipArgs{src: []byte(doc + pad), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
 						if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
@@ -357,4 +364,31 @@ func (b *sepWriter) comma(depth int) {
 	b.WriteString(",")
 	b.WriteString(b.st.afterComma)
 	b.nl(depth)
+}
+
+// TestSkipKeyQuote checks the object's ',' and run to a key (SEPKEY, round
+// 14: it goes on to str from the run's end) against the twin and value: the
+// key's opening quote replaced by another byte, after runs of every length
+// from 0 to 40 (predicted or not), at depths 1 to 3; with the quote, valid.
+func TestSkipKeyQuote(t *testing.T) {
+	eachKernelSet(t, func(t *testing.T) {
+		for width := 0; width <= 40; width++ {
+			for depth := 1; depth <= 3; depth++ {
+				run := "\n" + strings.Repeat(" ", width)
+				if width == 0 {
+					run = ""
+				}
+				for _, q := range []string{`"`, "x", "'", "}", "]", ",", ":", "1", "\t" + `"`, " x"} {
+					member := `"a": 1,` + run + `"b": [true, 2],` + run + q + `c": null`
+					doc := strings.Repeat(`{"o":`, depth-1) + "{" + run + member + run + "}" + strings.Repeat("}", depth-1)
+					valid := q == `"` || q == "\t"+`"`
+					a := skipArgs{src: []byte(doc + " "), maxDepth: DefaultMaxDepth, maxToken: 1 << 30}
+					if end, ok := checkSkip(t, a); ok != valid || ok && end != len(doc) {
+						t.Fatalf("skipWhole(%q) = %d %v, want valid %v", a.src, end, ok, valid)
+					}
+					checkCopy(t, a)
+				}
+			}
+		}
+	})
 }

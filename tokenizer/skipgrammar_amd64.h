@@ -23,13 +23,14 @@
 // of its quote or goes on in strLoop. in, colon, colon1, vstop and chain
 // are the copy's labels; a stop that is no quote goes to sbyte (utf8Chain
 // or utf8Chain32, with AX the stops not yet taken); a string value not
-// followed by `","` goes to vsep (VSEP: `,`, the learned separator and a
+// followed by `","` goes to vsep (VSEP: `,`, the run its depth predicts and a
 // key), and `":` with whitespace after it to colonSpace.
 #ifdef KEYSPACE
 #undef KEYSPACE
 #undef CHAIN
 #undef SEPCOPY
 #undef SEPSKIP
+#undef SEPKEY
 #undef SEPRUN
 #undef VSEP
 #endif
@@ -95,6 +96,39 @@ lmiss: \
 	SEPRUN; \
 	MOVBLZX (SI)(BX*1), AX; \
 	JMP  back
+// SEPKEY is SEPSKIP after ',' in an object (slot entry's argument): the
+// run's end, src[BX], must be the key's quote, and str goes on from it (key's
+// steps, without a jump to key and AL).
+#define SEPKEY(lkey, lmiss, lroom, l32, l16, lmore, lbyte, ldone) \
+	LEAQ 32(BX), AX; \
+	CMPQ AX, DX; \
+	JA   ws; \
+	SEPCOPY(lroom, l32, l16, lmore, lbyte, ldone); \
+	SEPRUN; \
+	VMOVDQU (SI)(BX*1), Y3; \
+	VPSHUFB Y3, Y8, Y4; \
+	VPCMPEQB Y3, Y4, Y4; \
+	VPMOVMSKB Y4, AX; \
+	NOTL AX; \
+	BSFL AX, AX; \
+	JZ   ws; \
+	MOVQ R11, R13; \
+	ANDL $7, R13; \
+	MOVBLZX entry+56(FP)(R13*1), R8; \
+	CMPL AX, R8; \
+	JNE  lmiss; \
+	ADDQ R8, BX; \
+	SEPRUN; \
+lkey: \
+	CMPB (SI)(BX*1), $0x22; \
+	JNE  fail; \
+	MOVL $1, DI; \
+	JMP  str; \
+lmiss: \
+	MOVB AL, entry+56(FP)(R13*1); \
+	ADDQ AX, BX; \
+	SEPRUN; \
+	JMP  lkey
 // VSEP is CHAIN's `","` with whitespace between ',' and the key's quote
 // (pretty-printed members): where a string value ends at BX (R8 at most
 // n-3: ',' in the block), ',' follows, the run after it is as long as
@@ -223,8 +257,10 @@ chain: \
 	MOVQ AX, sure-24(SP)
 	MOVQ BX, run-8(SP)
 #endif
-	XORQ R12, R12
-	MOVQ $0, osep-32(SP)
+	// 11 bytes of NOP where R12 and osep-32(SP) were cleared for LEARNSEP
+	// (removed in round 14): the labels after keep their offsets mod 64.
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 #ifndef COPY
 	MOVQ $0, ckPos+72(FP)
 	MOVQ $0, ckStack+80(FP)
@@ -953,22 +989,22 @@ comma:
 	JA   comma1
 	MOVL $2, R9
 	TESTQ $1, R10
-	JNZ  commaObject
-	// The run is SEPSKIP's, out of line (commaArray); int3 bytes where
-	// the separator's compare was keep the labels after where they were.
+	JNZ  commaObjectVec
+	// The run is SEPSKIP's, out of line (commaArray, commaObjectVec);
+	// int3 bytes where the separator's compare was keep the labels after
+	// where they were (JNZ commaObjectVec is 4 bytes longer than a jump
+	// here, to commaObject, was until round 14).
 	JMP  commaArray
 #ifdef COPY
-	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8
 #else
-	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X4; INT3X1; INT3X1
+	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1
 #endif
 comma1:
 	TESTQ $1, R10
 	JNZ  key
 	JMP  value
-commaObject: // as in an array, out of line (commaObjectVec)
-	BYTE $0x90 // a NOP first, or the jumps here would go on to commaObjectVec as long jumps
-	JMP  commaObjectVec
+	INT3X4; INT3X1; INT3X1 // where commaObject's NOP and jump were
 #ifdef COPY
 	INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X8; INT3X1; INT3X1; INT3X1
 #else
@@ -1035,15 +1071,8 @@ wsDone: // src[BX], in src, is not whitespace
 	JEQ  colon1
 	JA   value
 	TESTQ $1, R10 // 2: after ','
-	JNZ  wsObject
-	// in an array: the run from CX is the separator to match
-	LEARNSEP(value, Y9, Y10)
-	MOVQ R13, R12
+	JNZ  key
 	JMP  value
-wsObject: // in an object: the run from CX is the separator before a key
-	LEARNSEP(key, Y14, Y15)
-	MOVQ R13, osep-32(SP)
-	JMP  key
 
 fail:
 	VZEROUPPER
@@ -1155,17 +1184,44 @@ nextSep: // after a value (R9 1), src[BX] at most ' ': the run of the parent's d
 commaArray: // after ',' in an array (R9 2), src[BX] at most ' '
 	SEPSKIP(value, entry+56(FP), NOP, caMiss, caRunRoom, caRun32, caRun16, caRunMore, caRunByte, caRunDone)
 commaObjectVec: // after ',' in an object (R9 2), src[BX] at most ' '
-	SEPSKIP(key, entry+56(FP), NOP, coMiss, coRunRoom, coRun32, coRun16, coRunMore, coRunByte, coRunDone)
+	SEPKEY(coKey, coMiss, coRunRoom, coRun32, coRun16, coRunMore, coRunByte, coRunDone)
 	VSEP(strValueSep, strStopIn, strValueFar, 64, 63)
 	VSEP(strValueSep32, strStopIn32, strValueFar32, 32, 31)
 colonSpace: // CHAIN's `":` then src[BX] at most ' ', in src with the byte after it (lim1), flags from that compare
 #ifndef COPY
-	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch.
+	// The skip kernel takes `": ` and a byte above ' ' as ws would, without its steps and R9's dispatch,
+	// and dispatches that byte as value does (round 14): it is no quote, since KEYSPACE took `": "`,
+	// and literal fails as value would for any byte but 't', 'f' and 'n'. `false,` and `null,` (6
+	// bytes in src) go on to comma with the checkpoint at ',', as next would (twitter has 4,400).
 	JNE  colonSpace1
-	CMPB 1(SI)(BX*1), $0x20
+	MOVBLZX 1(SI)(BX*1), AX
+	CMPB AL, $0x20
 	JBE  colonSpace1
 	INCQ BX
-	JMP  value
+	CMPB AL, $0x5B
+	JB   number // '-' and the digits are below '['
+	JEQ  open
+	CMPB AL, $0x7B
+	JEQ  open
+	LEAQ 6(BX), R8
+	CMPQ R8, DX
+	JA   literal
+	MOVL (SI)(BX*1), R8
+	CMPL R8, $0x736c6166 // "fals"
+	JEQ  colonFalse
+	CMPL R8, $0x6c6c756e // "null"
+	JNE  literal
+	CMPB 4(SI)(BX*1), $0x2C
+	JNE  literal4
+	ADDQ $4, BX
+	JMP  colonLiteral
+colonFalse:
+	CMPW 4(SI)(BX*1), $0x2C65 // "e,"
+	JNE  literal
+	ADDQ $5, BX
+colonLiteral:
+	CHECKPOINT(AX)
+	JMP  comma
 colonSpace1:
 #endif
 	MOVL $4, R9
