@@ -74,7 +74,7 @@ type Machine struct {
 	frames  []frame
 	keyBuf  []byte                   // the current key, when it crossed the end of a window
 	scratch []byte                   // unescaped keys
-	spans   [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
+	spans   [64]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
 	lead    lead
 	found   *lookups  // Lookup's answers for the keys sc names (MemberSpan.Head)
 	names   wildNames // keys of the open members a wildcard matched, for errors

@@ -1,6 +1,8 @@
 package stream
 
 import (
+	"unsafe"
+
 	"github.com/jsonmask/jsonmask/compile"
 	"github.com/jsonmask/jsonmask/tokenizer"
 )
@@ -275,16 +277,16 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 					c = 1
 				}
 				f.wrote = true
-				d := (*[128]byte)(dst[o : o+128])
-				d[0] = ','
+				d, s := ptr(dst, o), ptr(src, 0)
+				*(*byte)(d) = ','
 				i := (c + 1 + k1) & 31 // the ':'
-				*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-				d[i] = ':'
-				v, w := (*[64]byte)(src[vs:]), (*[80]byte)(d[i+1:])
+				*(*[16]byte)(unsafe.Add(d, c&1)) = *(*[16]byte)(unsafe.Add(s, ks))
+				*(*byte)(unsafe.Add(d, i)) = ':'
+				v, w := unsafe.Add(s, vs), unsafe.Add(d, i+1)
 				for x := uint(0); x <= v1; x += 16 {
-					*(*[16]byte)(w[x:]) = *(*[16]byte)(v[x:])
+					*(*[16]byte)(unsafe.Add(w, x)) = *(*[16]byte)(unsafe.Add(v, x))
 				}
-				*(*[16]byte)(w[v1+1:]) = [16]byte{}
+				*(*[16]byte)(unsafe.Add(w, v1+1)) = [16]byte{}
 				dst = dst[:o+int(i+2+v1)]
 				continue
 			}
@@ -298,7 +300,7 @@ func (m *Machine) members(dst, src []byte, f *frame, n int) ([]byte, int) {
 			c = 1
 		}
 		f.wrote = true
-		dst = dst[:o+moveShort((*[64]byte)(dst[o:o+64]), src, ks, vs, c, k1, v1)]
+		dst = dst[:o+moveShort(ptr(dst, o), ptr(src, 0), ks, vs, c, k1, v1)]
 	}
 	last := &spans[len(spans)-1]
 	if last.KeyStart < 0 {
@@ -378,7 +380,7 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 						c = 1
 					}
 					f.wrote = true
-					dst = dst[:o+moveOpen((*[64]byte)(dst[o:o+64]), src, ks, c, k1)]
+					dst = dst[:o+moveOpen(ptr(dst, o), ptr(src, 0), ks, c, k1)]
 					node := m.prog.Entry(e).Node
 					m.frames = m.frames[:nf+1]
 					f = &m.frames[nf]
@@ -393,7 +395,7 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 						c = 1
 					}
 					f.wrote = true
-					dst = dst[:o+moveShort((*[64]byte)(dst[o:o+64]), src, ks, vs, c, k1, v1)]
+					dst = dst[:o+moveShort(ptr(dst, o), ptr(src, 0), ks, vs, c, k1, v1)]
 					continue
 				} else if k1 < 16 && v1 < 64 && vs <= len(src)-64 && cap(dst)-o >= 128 {
 					// A value of up to 64 bytes (flow's 0.8653962447851803),
@@ -407,16 +409,16 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 						c = 1
 					}
 					f.wrote = true
-					d := (*[128]byte)(dst[o : o+128])
-					d[0] = ','
+					d, s := ptr(dst, o), ptr(src, 0)
+					*(*byte)(d) = ','
 					i := (c + 1 + k1) & 31 // the ':'
-					*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-					d[i] = ':'
-					v, w := (*[64]byte)(src[vs:]), (*[80]byte)(d[i+1:])
+					*(*[16]byte)(unsafe.Add(d, c&1)) = *(*[16]byte)(unsafe.Add(s, ks))
+					*(*byte)(unsafe.Add(d, i)) = ':'
+					v, w := unsafe.Add(s, vs), unsafe.Add(d, i+1)
 					for x := uint(0); x <= v1; x += 16 {
-						*(*[16]byte)(w[x:]) = *(*[16]byte)(v[x:])
+						*(*[16]byte)(unsafe.Add(w, x)) = *(*[16]byte)(unsafe.Add(v, x))
 					}
-					*(*[16]byte)(w[v1+1:]) = [16]byte{}
+					*(*[16]byte)(unsafe.Add(w, v1+1)) = [16]byte{}
 					dst = dst[:o+int(i+2+v1)]
 					continue
 				}
@@ -497,7 +499,7 @@ func (m *Machine) descSpan(dst, src []byte, f *frame, k int) ([]byte, *frame, in
 					c = 1
 				}
 				f.wrote = true
-				dst = dst[:o+moveOpen((*[64]byte)(dst[o:o+64]), src, ks, c, k1)]
+				dst = dst[:o+moveOpen(ptr(dst, o), ptr(src, 0), ks, c, k1)]
 				m.push(node, false)
 			} else {
 				m.key, m.keyInSrc, m.keyOver = src[ks:sp.KeyEnd], true, false
@@ -521,7 +523,7 @@ func (m *Machine) descSpan(dst, src []byte, f *frame, k int) ([]byte, *frame, in
 		c = 1
 	}
 	f.wrote = true
-	return dst[:o+moveShort((*[64]byte)(dst[o:o+64]), src, ks, vs, c, k1, v1)], f, e, k
+	return dst[:o+moveShort(ptr(dst, o), ptr(src, 0), ks, vs, c, k1, v1)], f, e, k
 }
 
 // moveShort writes a short kept member into d, dst's room past its length:
@@ -530,27 +532,32 @@ func (m *Machine) descSpan(dst, src []byte, f *frame, k int) ([]byte, *frame, in
 // both), then 16 zeros over whatever the moves carried past the value; it
 // returns the bytes written. The masks change no value but let the compiler
 // drop the bounds checks; it inlines into members' and descended's loops.
-func moveShort(d *[64]byte, src []byte, ks, vs int, c, k1, v1 uint) int {
-	d[0] = ','
+func moveShort(d, s unsafe.Pointer, ks, vs int, c, k1, v1 uint) int {
+	*(*byte)(d) = ','
 	i := (c + 1 + k1) & 31 // the ':'
 	j := i + 2 + v1&15     // the end
-	*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-	d[i] = ':'
-	*(*[16]byte)(d[i+1:]) = *(*[16]byte)(src[vs:])
-	*(*[16]byte)(d[j:]) = [16]byte{}
+	*(*[16]byte)(unsafe.Add(d, c&1)) = *(*[16]byte)(unsafe.Add(s, ks))
+	*(*byte)(unsafe.Add(d, i)) = ':'
+	*(*[16]byte)(unsafe.Add(d, i+1)) = *(*[16]byte)(unsafe.Add(s, vs))
+	*(*[16]byte)(unsafe.Add(d, j)) = [16]byte{}
 	return int(j)
+}
+
+// ptr is the address of b[o], for o up to cap(b): unchecked.
+func ptr(b []byte, o int) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
 }
 
 // moveOpen writes, as moveShort writes a member, the key of k1+1 bytes at
 // src[ks] of a member whose value is an object that the mask recurses into,
 // after a ',' when c is 1, then ':' and '{', and 16 zeros over what the
 // key's move carried past them; it returns the bytes written.
-func moveOpen(d *[64]byte, src []byte, ks int, c, k1 uint) int {
-	d[0] = ','
+func moveOpen(d, s unsafe.Pointer, ks int, c, k1 uint) int {
+	*(*byte)(d) = ','
 	i := (c + 1 + k1) & 31 // the ':'
-	*(*[16]byte)(d[c&1:]) = *(*[16]byte)(src[ks:])
-	d[i], d[i+1] = ':', '{'
-	*(*[16]byte)(d[i+2:]) = [16]byte{}
+	*(*[16]byte)(unsafe.Add(d, c&1)) = *(*[16]byte)(unsafe.Add(s, ks))
+	*(*[2]byte)(unsafe.Add(d, i)) = [2]byte{':', '{'}
+	*(*[16]byte)(unsafe.Add(d, i+2)) = [16]byte{}
 	return int(i + 2)
 }
 
