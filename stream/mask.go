@@ -358,16 +358,16 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 				// Written in place, not appended: an append's call
 				// of growslice would be a call in the loop.
 				if sp.KeyStart == tokenizer.SpanSibling {
-					m.frames[len(m.frames)-2].index++
+					next(f, -1).index++
 					f.wrote, f.member, f.entry = false, false, compile.NoEntry
+					*(*[3]byte)(ptr(dst, o)) = [3]byte{'}', ',', '{'}
 					dst = dst[:o+3]
-					dst[o], dst[o+1], dst[o+2] = '}', ',', '{'
 					continue
 				}
+				*(*byte)(ptr(dst, o)) = '}'
 				dst = dst[:o+1]
-				dst[o] = '}'
 				m.frames = m.frames[:len(m.frames)-1]
-				f = &m.frames[len(m.frames)-1]
+				f = next(f, -1)
 				continue
 			}
 		} else if c := m.found.slot(sp.Head, f.node); c.head == sp.Head && c.node == f.node {
@@ -387,7 +387,7 @@ func (m *Machine) descended(dst, src []byte, f *frame, n int) ([]byte, int, *fra
 					dst = dst[:o+moveOpen(ptr(dst, o), ptr(src, 0), ks, c, k1)]
 					node := m.prog.Entry(e).Node
 					m.frames = m.frames[:nf+1]
-					f = &m.frames[nf]
+					f = next(f, 1)
 					f.node, f.array, f.wrote, f.member = node, false, false, false
 					f.entry, f.index, f.lens = compile.NoEntry, -1, m.prog.KeyLengths(node)
 					continue
@@ -545,6 +545,12 @@ func moveShort(d, s unsafe.Pointer, ks, vs int, c, k1, v1 uint) int {
 	*(*[16]byte)(unsafe.Add(d, i+1)) = *(*[16]byte)(unsafe.Add(s, vs))
 	*(*[16]byte)(unsafe.Add(d, j)) = [16]byte{}
 	return int(j)
+}
+
+// next is the frame d frames above f in m.frames, where f is the innermost
+// (d 1: the one a push fills) or the one below it: unchecked.
+func next(f *frame, d int) *frame {
+	return (*frame)(unsafe.Add(unsafe.Pointer(f), d*int(unsafe.Sizeof(frame{}))))
 }
 
 // ptr is the address of b[o], for o up to cap(b): unchecked.
