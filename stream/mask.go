@@ -530,12 +530,16 @@ func (m *Machine) descSpan(dst, src []byte, f *frame, k int) ([]byte, *frame, in
 	return dst[:o+moveShort(ptr(dst, o), ptr(src, 0), ks, vs, c, k1, v1)], f, e, k
 }
 
-// moveShort writes a short kept member into d, dst's room past its length:
-// a ',' when c is 1, the key of k1+1 bytes at src[ks], ':' and the value of
-// v1+1 bytes at src[vs], each by one 16-byte move (src holds 16 bytes from
-// both), then 16 zeros over whatever the moves carried past the value; it
-// returns the bytes written. The masks change no value but let the compiler
-// drop the bounds checks; it inlines into members' and descended's loops.
+// moveShort writes a short kept member at d, dst's room past its length (64
+// bytes or more), from s, src's first byte: a ',' when c is 1, the key of
+// k1+1 bytes at src[ks], ':' and the value of v1+1 bytes at src[vs], each by
+// one 16-byte move (src holds 16 bytes from both), then 16 zeros over
+// whatever the moves carried past the value; it returns the bytes written.
+// The masks change no value; the caller's tests bound every move, and the
+// pointers spare the bounds checks that the compiler made again after them
+// (round 14, desc14: with the value moves of members and descended, apache
+// -4.5 % instructions, google -2.7 %, flow -2.2 %). It inlines into members'
+// and descended's loops.
 func moveShort(d, s unsafe.Pointer, ks, vs int, c, k1, v1 uint) int {
 	*(*byte)(d) = ','
 	i := (c + 1 + k1) & 31 // the ':'
