@@ -74,7 +74,7 @@ type Machine struct {
 	frames  []frame
 	keyBuf  []byte                   // the current key, when it crossed the end of a window
 	scratch []byte                   // unescaped keys
-	spans   [32]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time
+	spans   [64]tokenizer.MemberSpan // what Scanner.Members reads, a batch at a time (64: against 32, apache -0.9 % instructions, google -0.8 %, flow -1.1 %; 128 gave under 0.5 % more)
 	lead    lead
 	found   *lookups  // Lookup's answers for the keys sc names (MemberSpan.Head)
 	names   wildNames // keys of the open members a wildcard matched, for errors
