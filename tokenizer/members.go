@@ -141,6 +141,10 @@ top: // here again at a depth that the loop went down to or back up from
 		hs = &s.heads.none
 	}
 	next := hs.next // the place of the next member, kept in hs on the way out
+	kp := keep      // the key lengths kept at this depth: the child's where down
+	if s.down {
+		kp = s.downKeep
+	}
 	if state == stKeyOrEnd {
 		next = 0
 	}
@@ -151,7 +155,7 @@ top: // here again at a depth that the loop went down to or back up from
 	// its place, unless the batch ends there (see Members).
 	dropped := 0
 loop:
-	for n < len(spans) {
+	for uint(n) < uint(len(spans)) { // unsigned: spans[n] needs no bounds check
 		j := i
 		var ks, ke int
 		escaped := false
@@ -198,10 +202,6 @@ loop:
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			kp := keep
-			if s.down {
-				kp = s.downKeep
-			}
 			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
 				if head == 0 || desc == nil || s.down || src[j] != '{' {
 					hs.next = next
@@ -260,7 +260,7 @@ loop:
 				} else {
 					k = plainEnd(src, k)
 				}
-				if k < len(src) && src[k] == '"' && k-j < s.maxToken {
+				if uint(k) < uint(len(src)) && src[k] == '"' && k-j < s.maxToken {
 					k++
 				} else {
 					k = s.stringValueEnd(src, j, k, trusted)
@@ -287,10 +287,6 @@ loop:
 		}
 		sp.ValueEnd = j
 		i, state = j, stNext
-		kp := keep
-		if s.down {
-			kp = s.downKeep
-		}
 		if kp>>min(uint(sp.KeyEnd-sp.KeyStart-2), 63)&1 != 0 || sp.Escaped {
 			n++
 		} else {
