@@ -303,6 +303,18 @@ closed: // the object closed at src[end-1]
 	sib := sibAt // where the next element's '{' ends, by a close head
 	sibAt = 0
 	dropped = 0 // a dropped member's span, which the close takes
+	if sib > 0 && !s.down && s.siblings && uint(n) < uint(len(spans)) {
+		// The next element of the array opened: the depth stays, and so
+		// does its kind, an object's (pushFast would set it again), when
+		// the container around it is an array (as sibling checks).
+		if d := s.depth - 2; d >= 0 && s.kinds[d>>6]>>(d&63)&1 == 0 {
+			sp := &spans[n]
+			sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = SpanSibling, SpanSibling, sib, sib, true, 0
+			n++
+			i, state, next = sib, stKeyOrEnd, 0
+			goto loop
+		}
+	}
 	s.depth--
 	// Every way here is from the loop before it filled a span: spans[n]
 	// is free.
