@@ -141,6 +141,10 @@ top: // here again at a depth that the loop went down to or back up from
 		hs = &s.heads.none
 	}
 	next := hs.next // the place of the next member, kept in hs on the way out
+	kp := keep      // the key lengths kept at this depth: the child's where down
+	if s.down {
+		kp = s.downKeep
+	}
 	if state == stKeyOrEnd {
 		next = 0
 	}
@@ -151,9 +155,10 @@ top: // here again at a depth that the loop went down to or back up from
 	// its place, unless the batch ends there (see Members).
 	dropped := 0
 loop:
-	for n < len(spans) {
+	for uint(n) < uint(len(spans)) { // unsigned: spans[n] needs no bounds check
 		j := i
 		var ks, ke int
+		var kbit uint64 // the key's length as a bit of keep (see Members)
 		escaped := false
 		h := &hs.h[next&(len(hs.h)-1)]
 		// The head's four words against the window's, written out: as a
@@ -175,7 +180,7 @@ loop:
 				}
 				goto closed
 			}
-			ks, ke, j, head = j+h.key, j+h.keyEnd, j+h.n, h.gen
+			ks, ke, j, head, kbit = j+h.key, j+h.keyEnd, j+h.n, h.gen, h.bit
 			h.misses = 0 // both counts
 		} else {
 			// The bytes read and checked one by one, out of the loop:
@@ -185,6 +190,7 @@ loop:
 			} else if ke == 0 || j >= len(src) {
 				break
 			}
+			kbit = 1 << min(uint(ke-ks-2), 63)
 			// A head that hits ends before the window's end: the compare
 			// takes its 32 bytes from one before the end at most.
 		}
@@ -198,11 +204,7 @@ loop:
 		vs := j
 		if src[j]|0x20 == '{' { // '{' or '[': a container is the caller's, unless dropped
 			s.state = stValue
-			kp := keep
-			if s.down {
-				kp = s.downKeep
-			}
-			if kp>>min(uint(ke-ks-2), 63)&1 != 0 || escaped {
+			if kp&kbit != 0 || escaped {
 				if head == 0 || desc == nil || s.down || src[j] != '{' {
 					hs.next = next
 					return n + 1, vs, false
@@ -260,7 +262,7 @@ loop:
 				} else {
 					k = plainEnd(src, k)
 				}
-				if k < len(src) && src[k] == '"' && k-j < s.maxToken {
+				if uint(k) < uint(len(src)) && src[k] == '"' && k-j < s.maxToken {
 					k++
 				} else {
 					k = s.stringValueEnd(src, j, k, trusted)
@@ -287,11 +289,7 @@ loop:
 		}
 		sp.ValueEnd = j
 		i, state = j, stNext
-		kp := keep
-		if s.down {
-			kp = s.downKeep
-		}
-		if kp>>min(uint(sp.KeyEnd-sp.KeyStart-2), 63)&1 != 0 || sp.Escaped {
+		if kp&kbit != 0 || sp.Escaped {
 			n++
 		} else {
 			dropped = 1
@@ -305,6 +303,18 @@ closed: // the object closed at src[end-1]
 	sib := sibAt // where the next element's '{' ends, by a close head
 	sibAt = 0
 	dropped = 0 // a dropped member's span, which the close takes
+	if sib > 0 && !s.down && s.siblings && uint(n) < uint(len(spans)) {
+		// The next element of the array opened: the depth stays, and so
+		// does its kind, an object's (pushFast would set it again), when
+		// the container around it is an array (as sibling checks).
+		if d := s.depth - 2; d >= 0 && s.kinds[d>>6]>>(d&63)&1 == 0 {
+			sp := &spans[n]
+			sp.KeyStart, sp.KeyEnd, sp.ValueStart, sp.ValueEnd, sp.Escaped, sp.Head = SpanSibling, SpanSibling, sib, sib, true, 0
+			n++
+			i, state, next = sib, stKeyOrEnd, 0
+			goto loop
+		}
+	}
 	s.depth--
 	// Every way here is from the loop before it filled a span: spans[n]
 	// is free.
@@ -844,7 +854,8 @@ type memberHead struct {
 	st          uint8
 	misses      uint16   // low byte: the last member at this place did not match; high byte: how many objects closed here since (learnClose)
 	gen         uint64   // its name, given when it was learned: MemberSpan.Head
-	_           [24]byte // to 128 bytes: Members finds a head by a shift, not a multiply
+	bit         uint64   // its key's length as a bit of keep: 1<<min(length, 63)
+	_           [16]byte // to 128 bytes: Members finds a head by a shift, not a multiply
 }
 
 // set makes src[i:j], a member's head read and checked in state st with its
@@ -860,6 +871,7 @@ func (h *memberHead) set(src []byte, i, j, ks, ke int, st uint8) bool {
 	h.w[2], h.w[3] = binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
 	h.m = headMasks[n]
 	h.n, h.key, h.keyEnd, h.st, h.misses = n, ks-i, ke-i, st, 0
+	h.bit = 1 << min(uint(ke-ks-2), 63)
 	return true
 }
 
