@@ -13,13 +13,22 @@
 // flags of those before the loop's end shifted off. VEX only, VZEROUPPER
 // before RET. This file sorts after skip_amd64.s and strrun*.s, so the
 // linker places it after their kernels, which keep their phases (mod 64).
+// plainBytes holds plainRunAVX2's three bytes, four of each.
+DATA plainBytes<>+0(SB)/4, $0x22222222
+DATA plainBytes<>+4(SB)/4, $0x5c5c5c5c
+DATA plainBytes<>+8(SB)/4, $0x20202020
+GLOBL plainBytes<>(SB), RODATA|NOPTR, $12
+
 TEXT ·plainRunAVX2(SB), NOSPLIT, $0-40
 	MOVQ src_base+0(FP), SI
 	MOVQ src_len+8(FP), DX
 	MOVQ i+24(FP), R8
-	BCAST($0x22, X1, Y1) // '"'
-	BCAST($0x5c, X3, Y3) // '\\'
-	BCAST($0x20, X5, Y5) // as a signed byte, above the control bytes and those not ASCII
+	// The three bytes from memory, one load each: BCAST's three
+	// instructions each were 9 of about 25 in a call that ends in the
+	// first block (apache's urls and names).
+	VPBROADCASTD plainBytes<>+0(SB), Y1 // '"'
+	VPBROADCASTD plainBytes<>+4(SB), Y3 // '\\'
+	VPBROADCASTD plainBytes<>+8(SB), Y5 // 0x20: as a signed byte, above the control bytes and those not ASCII
 	LEAQ -32(DX), DI     // the last block's start
 	CMPQ R8, DI
 	JA   last
