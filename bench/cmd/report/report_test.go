@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,21 @@ func TestKeepTail(t *testing.T) {
 				t.Errorf("a second run changes the report:\n%s", again)
 			}
 		})
+	}
+}
+
+// TestChartUnit checks that the chart's title names the unit of its medians,
+// as the report's table does.
+func TestChartUnit(t *testing.T) {
+	r, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(u string) { throughputUnit = u }(throughputUnit)
+	for _, unit := range []string{"MB/s", "cpu-MB/s"} {
+		throughputUnit = unit
+		if svg := chartSVG(r); !bytes.Contains(svg, []byte("(median "+unit+" of input")) {
+			t.Errorf("unit %s: the chart's title does not name it:\n%.300s", unit, svg)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func chartSVG(r *results) []byte {
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="%s">`+"\n",
 		chartWidth, height, chartWidth, height, fontFamily)
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
-	p(`<text x="%d" y="24" font-size="16" font-weight="bold">JSON masking throughput per workload (median MB/s of input, higher is better)</text>`+"\n", 10)
+	p(`<text x="%d" y="24" font-size="16" font-weight="bold">JSON masking throughput per workload (median %s of input, higher is better)</text>`+"\n", 10, throughputUnit)
 
 	// Legend.
 	for i, im := range r.impls {
