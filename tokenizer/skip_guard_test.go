@@ -30,8 +30,8 @@ func guarded(t *testing.T, doc string) ([]byte, func()) {
 // TestSkipGuardPage checks that the kernels read nothing at or past
 // src[n] (skipWholeAVX2's contract): values that end where an unreadable
 // page begins, cut at every length, are skipped and copied, with
-// whitespace runs and separators of every length up to 40 (the array's
-// learned separator among them), strings of text and digit runs. A read
+// whitespace runs and separators of every length up to 40 (the lengths
+// the kernels predict by depth among them), strings of text and digit runs. A read
 // past the end faults and the test crashes.
 func TestSkipGuardPage(t *testing.T) {
 	var docs []string

@@ -107,8 +107,8 @@ func wsSpans(doc string) [][2]int {
 	return spans
 }
 
-// TestSkipSeparators checks the value kernels' learned separators (up to
-// 32 bytes, after ',' and tried after '{' or '[' and before a closing
+// TestSkipSeparators checks the value kernels' whitespace runs, whose
+// lengths they predict by depth and learn on a miss (up to 32 bytes, after ',' and tried after '{' or '[' and before a closing
 // bracket, SEPSKIP) against the twin and value (checkSkip, checkCopy), in
 // every kernel set: pretty-printed documents of every indent width from 1
 // to 9 in three styles, whole and with bytes after them; then each run
